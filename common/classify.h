@@ -1,0 +1,63 @@
+/*
+ * The risk classifier.  A classifier is compiled once from
+ * risk-rules/NAME.rules; it keeps a verdict cache keyed on the normalized
+ * command, so it is used by one thread at a time.
+ */
+#ifndef CLASSIFY_H
+#define CLASSIFY_H
+
+#include <stddef.h>
+
+struct classifier;
+struct json_object;
+
+enum risk {
+	RISK_SAFE = 0,
+	RISK_MODERATE = 1,
+	RISK_DANGEROUS = 2,
+};
+
+/* What the caller knows about where the command runs. */
+struct classify_ctx {
+	const char	*shell;		/* "bash", "zsh", "sh" or NULL */
+	int		 interactive;
+	int		 tty;		/* stdin is a terminal */
+	const char	*parent;	/* parent process name or NULL */
+};
+
+struct verdict {
+	enum risk		 risk;
+	double			 confidence;	/* 0..1 */
+	const char		*rule_id;	/* the deciding rule, or NULL */
+	const char		*rule_name;
+	const char		*description;
+	const char		*alternative;
+	int			 bypass;	/* a bypass technique was seen */
+	int			 cache_hit;
+	int			 fast_path;
+	double			 classify_ms;	/* stage times */
+	double			 bypass_ms;
+	struct json_object	*classification;/* the seed's
+						   ClassificationResult;
+						   owned by the verdict */
+};
+
+const char	*risk_name(enum risk);
+int		 risk_parse(const char *, enum risk *ret_risk);
+
+/*
+ * Load the rules under dir (may be NULL for the built-in safe default).
+ * Returns 0 or a negative errno with *cause set (caller frees).
+ */
+int		 classifier_load(const char *dir, struct classifier **ret,
+		    char **cause);
+struct classifier *classifier_free(struct classifier *);
+
+/* Classify a command line.  ctx may be NULL.  Fills *ret; never fails. */
+void		 classify_command(struct classifier *, const char *line,
+		    size_t len, const struct classify_ctx *ctx,
+		    struct verdict *ret);
+
+void		 verdict_release(struct verdict *);
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * The redaction engine.  A redactor is a rule set compiled once (PCRE2
+ * with JIT) from redaction-rules/NAME.rules; after loading it is read-only.
+ * Matching state lives in the redactor too, so one redactor must be used
+ * by one thread at a time.
+ *
+ * Levels (privacy.retention.anonymizationLevel):
+ *   minimal	credentials only
+ *   standard	credentials, paths, users, domains, emails, IPs, and argument
+ *		values that are not flags or known-safe words become types
+ *   maximum	only the command name and the shape of its arguments
+ */
+#ifndef REDACT_H
+#define REDACT_H
+
+#include <stddef.h>
+
+struct buf;
+struct redactor;
+
+enum anon_level {
+	ANON_MINIMAL = 0,
+	ANON_STANDARD = 1,
+	ANON_MAXIMUM = 2,
+};
+
+/* One redacted span of the input. */
+struct redact_finding {
+	const char	*rule_id;	/* owned by the redactor */
+	const char	*type;		/* "api_key", "password", "path" ... */
+	const char	*label;		/* "[REDACTED_API_KEY]" */
+	size_t		 start, end;	/* byte span in the input */
+};
+
+struct redact_findings {
+	struct redact_finding	*v;
+	size_t			 n;
+	size_t			 alloc;
+};
+
+#define REDACT_FINDINGS_INIT { NULL, 0, 0 }
+
+/*
+ * What was redacted, accumulated over every field of one entry.  rule_ids
+ * and types are unique and sorted; the strings are owned by the redactor.
+ */
+struct redact_stats {
+	size_t		  count;
+	const char	**rule_ids;
+	size_t		  nrule_ids;
+	const char	**types;
+	size_t		  ntypes;
+	int		  limit_hit;	/* a match limit fired; redacted
+					   conservatively */
+};
+
+#define REDACT_STATS_INIT { 0, NULL, 0, NULL, 0, 0 }
+
+/* A command line redacted as fullCommand, command and args. */
+struct redacted_cmd {
+	char	 *full;		/* redacted fullCommand */
+	char	 *command;	/* the command name (never a secret) */
+	char	**args;		/* redacted arguments, without the name */
+	size_t	  nargs;
+};
+
+int		 anon_level_parse(const char *, enum anon_level *ret_level);
+const char	*anon_level_name(enum anon_level);
+
+/*
+ * Load and compile every rule under dir.  Returns 0 or a negative errno
+ * with *cause set (caller frees), naming the file, line and rule.
+ */
+int		 redactor_load(const char *dir, struct redactor **ret,
+		    char **cause);
+struct redactor	*redactor_free(struct redactor *);
+size_t		 redactor_nrules(const struct redactor *);
+
+/*
+ * Redact free text (a comment, a modified command, a line on stdin) into
+ * out (appended).  findings and stats may be NULL; when given, they are
+ * appended to.  Returns 0, or a negative errno.
+ */
+int	redact_text(struct redactor *, enum anon_level, const char *in,
+	    size_t len, struct buf *out, struct redact_findings *findings,
+	    struct redact_stats *stats);
+
+/*
+ * Redact a command line into fullCommand, command and args, so that the
+ * same secret gets the same label everywhere.  stats may be NULL.
+ */
+int	redact_command(struct redactor *, enum anon_level, const char *line,
+	    size_t len, struct redacted_cmd *ret, struct redact_stats *stats);
+
+void	redacted_cmd_release(struct redacted_cmd *);
+void	redact_findings_release(struct redact_findings *);
+void	redact_stats_release(struct redact_stats *);
+
+#endif
