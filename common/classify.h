@@ -23,6 +23,9 @@ struct classify_ctx {
 	int		 interactive;
 	int		 tty;		/* stdin is a terminal */
 	const char	*parent;	/* parent process name or NULL */
+	int		 exe_static;	/* the daemon found the executable is
+					   statically linked (the preload
+					   shim cannot see its children) */
 };
 
 struct verdict {
@@ -59,5 +62,37 @@ void		 classify_command(struct classifier *, const char *line,
 		    struct verdict *ret);
 
 void		 verdict_release(struct verdict *);
+
+/* A loaded rule, for listing ("deliberate rules") and for tests. */
+struct risk_rule_info {
+	const char	*id;		/* "group:name" */
+	const char	*name;
+	const char	*category;
+	enum risk	 risk;
+	double		 confidence;
+	const char	*description;
+	const char	*alternative;	/* may be NULL */
+	int		 overridable;	/* 0 for catastrophic rules */
+	const char	*file;		/* where it was defined */
+	int		 line;
+	char		**match;	/* should-match examples */
+	size_t		 nmatch;
+	char		**nomatch;	/* should-not-match examples */
+	size_t		 nnomatch;
+};
+
+/* Number of loaded rules. */
+size_t		 classifier_nrules(const struct classifier *);
+
+/* Rule i (0 <= i < classifier_nrules()), or NULL. */
+const struct risk_rule_info *classifier_rule(const struct classifier *,
+		    size_t i);
+
+/*
+ * Whether rule i matched anywhere in line (in any simple command,
+ * after unwrapping); used to check a rule's examples.
+ */
+int		 classifier_rule_matches(struct classifier *, size_t i,
+		    const char *line);
 
 #endif

@@ -42,6 +42,12 @@ enum shtok_kind {
 #define SHW_PROCSUB	0x0800	/* <(...) or >(...) */
 #define SHW_FULLQUOTE	0x1000	/* the whole word is one quoted string */
 #define SHW_LEADBSLASH	0x2000	/* starts with a backslash: \rm */
+#define SHW_HDQUOTED	0x4000	/* HEREDOC: the delimiter was quoted, so the
+				   body is literal (no $ or ` expansion) */
+
+/* Redirection flags (in the flags of a SHTOK_REDIR token). */
+#define SHR_DUP		0x8000	/* carries its own target: 2>&1 >&2 <&- ...;
+				   no target word follows */
 
 /* List flags (the union of what the line contains). */
 #define SHL_PIPE	0x0001	/* | or |& */
@@ -64,10 +70,13 @@ struct shtok_token {
 	char		*raw;		/* the bytes as typed */
 	char		*text;		/* words: quotes removed, escapes applied
 					   ($'...' decoded), no expansion;
-					   ops/redirs: the operator; heredoc: body */
+					   ops/redirs: the operator, without
+					   any fd prefix ("2>&1" gives ">&1",
+					   "2>" gives ">"); heredoc: body */
 	unsigned	 flags;		/* SHW_* for words */
 	size_t		 start, end;	/* byte span of raw in the input */
 	int		 fd;		/* REDIR: explicit fd number, else -1 */
+	size_t		 textlen;	/* length of text (it may hold NULs) */
 };
 
 struct shtok_list {

@@ -1,0 +1,238 @@
+/*
+ * deliberate: the command-line interface.  Subcommands are dispatched from
+ * commands[]; a unique prefix of a name is accepted.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <sodium.h>
+
+#include "cli.h"
+#include "client.h"
+#include "proto.h"
+#include "xmalloc.h"
+
+static const struct cli_command commands[] = {
+	{ "classify", cmd_classify, "[--json] -- 'COMMAND LINE'",
+	    "print the risk verdict for a command line" },
+	{ "daemon", cmd_daemon, "start|stop|status",
+	    "manage a background daemon" },
+	{ "log", cmd_log, "[--shell S] [--cwd D] -- ARGV... | --line 'STRING'",
+	    "record a command the way a hook would" },
+	{ "status", cmd_status, "[--json]",
+	    "show whether the daemon answers, and today's count" },
+	{ NULL, NULL, NULL, NULL }
+};
+
+struct paths			 cli_paths;
+static const struct cli_command	*current;
+
+/* The running subcommand. */
+const struct cli_command *
+cli_current(void)
+{
+	return current;
+}
+
+static void
+usage(FILE *f)
+{
+	const struct cli_command	*c;
+
+	fprintf(f, "usage: deliberate [--version] [--help] COMMAND [ARGS]\n\n"
+	    "Commands:\n");
+	for (c = commands; c->name != NULL; c++)
+		fprintf(f, "  %-16s %s\n", c->name, c->summary);
+	fprintf(f, "\nRun 'deliberate COMMAND --help' for a command's "
+	    "options.  Exit status: 0 ok,\n1 failure, 2 usage, 3 daemon "
+	    "unreachable.\n");
+}
+
+/* Print an error line to stderr. */
+void
+cli_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("deliberate: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* A usage error: one line, the usage, exit 2. */
+void
+cli_usage_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fputs("deliberate: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (current != NULL)
+		fprintf(stderr, "usage: deliberate %s %s\n", current->name,
+		    current->usage);
+	else
+		usage(stderr);
+	exit(EXIT_USAGE);
+}
+
+/* Print the subcommand's help and exit 0. */
+void
+cli_help(void)
+{
+	printf("usage: deliberate %s %s\n\n%s.\n", current->name,
+	    current->usage, current->summary);
+	printf("See deliberate(1) for details.\n");
+	exit(EXIT_OK);
+}
+
+/* Reset getopt. */
+void
+cli_getopt_reset(void)
+{
+	optind = 0;
+	opterr = 0;
+}
+
+/* A new request. */
+struct json_object *
+cli_request(const char *type)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "v", json_object_new_int(PROTO_VERSION));
+	json_object_object_add(o, "type", json_object_new_string(type));
+	return o;
+}
+
+/* One round trip to the daemon. */
+int
+cli_call(struct json_object *req, int timeout_ms, struct json_object **ret,
+    int quiet)
+{
+	struct json_object	*ok, *err;
+	char			*cause = NULL;
+
+	*ret = NULL;
+	if (client_call(cli_paths.socket, req, timeout_ms, ret, &cause) != 0) {
+		if (!quiet)
+			cli_error("daemon unreachable: %s (start it with "
+			    "'deliberate daemon start')", cause);
+		free(cause);
+		return EXIT_NODAEMON;
+	}
+	if (!json_object_object_get_ex(*ret, "ok", &ok) ||
+	    !json_object_get_boolean(ok)) {
+		if (!quiet) {
+			json_object_object_get_ex(*ret, "error", &err);
+			cli_error("daemon error: %s", err != NULL ?
+			    json_object_get_string(err) : "unknown");
+		}
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* A program installed next to this one. */
+char *
+cli_sibling(const char *name)
+{
+	char	exe[PATH_MAX], *slash, *p;
+	ssize_t	n;
+
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			*slash = '\0';
+			xasprintf(&p, "%s/%s", exe, name);
+			if (access(p, X_OK) == 0)
+				return p;
+			free(p);
+		}
+	}
+	return xstrdup(name);
+}
+
+static const struct cli_command *
+find_command(const char *name)
+{
+	const struct cli_command	*c, *found = NULL;
+	size_t				 len = strlen(name);
+	int				 n = 0;
+	char				 list[512] = "";
+
+	for (c = commands; c->name != NULL; c++) {
+		if (strcmp(c->name, name) == 0)
+			return c;
+		if (strncmp(c->name, name, len) == 0) {
+			found = c;
+			n++;
+			if (list[0] != '\0')
+				strncat(list, ", ", sizeof list -
+				    strlen(list) - 1);
+			strncat(list, c->name, sizeof list - strlen(list) - 1);
+		}
+	}
+	if (n == 1)
+		return found;
+	if (n > 1) {
+		cli_error("ambiguous command: %s, could be: %s", name, list);
+		exit(EXIT_USAGE);
+	}
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct cli_command	*c;
+	char				*cause = NULL;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("deliberate %s\n", DELIBERATE_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argv[1][0] == '-') {
+		cli_error("unknown option '%s'", argv[1]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if ((c = find_command(argv[1])) == NULL) {
+		cli_error("unknown command '%s'", argv[1]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	current = c;
+	if (sodium_init() < 0) {
+		cli_error("cannot initialise libsodium");
+		return EXIT_FAIL;
+	}
+	if (paths_init(&cli_paths, &cause) != 0) {
+		cli_error("%s", cause);
+		free(cause);
+		return EXIT_FAIL;
+	}
+	cli_getopt_reset();
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,56 @@
+/*
+ * A command seen by a client, as parsed from an "event" or "check"
+ * request (docs/protocol.md).  All strings are owned by the event.
+ */
+#ifndef EVENT_H
+#define EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct json_object;
+
+struct event {
+	char	*source;	/* hook, preload, strict, cli */
+	char	*line;		/* the command line (built from argv if
+				   the client sent argv) */
+	char	*path;		/* resolved executable, if known */
+	char	*cwd;
+	char	*tty;		/* "/dev/pts/3" or "" */
+	char	*shell;
+	char	*term;
+	char	*session;
+	char	*parent;	/* parent process name */
+	char	*cmd_type;	/* client's hint: builtin, alias, function */
+	char	*path_env;	/* the client's PATH, used for type only */
+	pid_t	 pid;
+	pid_t	 ppid;
+	uid_t	 uid;
+	uid_t	 euid;
+	int	 interactive;
+	int	 is_tty;
+	int	 sudo;
+	int	 truncated;
+	int	 exe_static;	/* the executable is statically linked */
+	int64_t	 ts_ms;		/* when seen; 0 = now */
+	double	 intercept_ms;	/* client-side capture time */
+	/* The decision, for events that carry one. */
+	char	*action;	/* execute, cancel, modify, timeout */
+	char	*modified;
+	double	 decision_ms;
+	int	 prompted;
+};
+
+/*
+ * Fill ev from a request object.  Requires "line" or "argv"; checks every
+ * field's type.  Returns 0, or -EINVAL with *cause (caller frees).
+ */
+int	event_parse(struct json_object *req, struct event *ev, char **cause);
+
+void	event_release(struct event *ev);
+
+/* Join argv into a shell-quoted line. */
+char	*event_join_argv(const char *const *argv, size_t argc);
+
+#endif

@@ -1,0 +1,268 @@
+#include "store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "jsonutil.h"
+#include "paths.h"
+#include "xmalloc.h"
+
+/* Count the lines of a file. */
+int64_t
+store_count_lines(const char *path)
+{
+	char	buf[65536], *p;
+	ssize_t	n;
+	int64_t	lines = 0;
+	int	fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -errno;
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		for (p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))) !=
+		    NULL; p++)
+			lines++;
+	close(fd);
+	return lines;
+}
+
+static void
+load_metadata(struct store *s)
+{
+	struct json_object	*m, *st, *v, *x;
+	char			*path;
+
+	xasprintf(&path, "%s/metadata.json", s->data);
+	m = json_object_from_file(path);
+	free(path);
+	s->st.commands = NULL;
+	if (m == NULL)
+		return;
+	if (json_object_object_get_ex(m, "created", &v))
+		clock_parse(json_object_get_string(v), &s->st.created_ms);
+	if (json_object_object_get_ex(m, "statistics", &st)) {
+		if (json_object_object_get_ex(st, "totalEntries", &v))
+			s->st.total = json_object_get_int64(v);
+		if (json_object_object_get_ex(st, "userCorrections", &v))
+			s->st.corrections = json_object_get_int64(v);
+		if (json_object_object_get_ex(st, "avgProcessingTime", &v))
+			s->st.sum_ms = json_object_get_double(v) *
+			    (double)s->st.total;
+	}
+	if (json_object_object_get_ex(m, "x-commandCounts", &x) &&
+	    json_object_is_type(x, json_type_object))
+		s->st.commands = json_object_get(x);
+	json_object_put(m);
+}
+
+/* Open the store. */
+int
+store_open(struct store *s, const char *datadir, char **cause)
+{
+	char	*dir;
+	int	 r;
+
+	memset(s, 0, sizeof *s);
+	s->fd = -1;
+	s->data = xstrdup(datadir);
+	xasprintf(&s->current, "%s/current", datadir);
+	if ((r = paths_mkdir_private(s->current, cause)) != 0)
+		return r;
+	xasprintf(&dir, "%s/archive", datadir);
+	r = paths_mkdir_private(dir, cause);
+	free(dir);
+	if (r != 0)
+		return r;
+	xasprintf(&dir, "%s/aggregated", datadir);
+	r = paths_mkdir_private(dir, cause);
+	free(dir);
+	if (r != 0)
+		return r;
+	load_metadata(s);
+	if (s->st.commands == NULL)
+		s->st.commands = json_object_new_object();
+	if (s->st.created_ms == 0) {
+		s->st.created_ms = clock_now_ms();
+		s->dirty = 1;
+	}
+	return 0;
+}
+
+/* Close the store. */
+void
+store_close(struct store *s)
+{
+	if (s->fd != -1)
+		close(s->fd);
+	if (s->st.commands != NULL)
+		json_object_put(s->st.commands);
+	free(s->data);
+	free(s->current);
+	memset(s, 0, sizeof *s);
+	s->fd = -1;
+}
+
+/* Forget the open day file. */
+void
+store_reopen(struct store *s)
+{
+	if (s->fd != -1)
+		close(s->fd);
+	s->fd = -1;
+	s->day[0] = '\0';
+}
+
+static int
+open_day(struct store *s, const char *day)
+{
+	char	*path;
+	int64_t	 n;
+
+	if (s->fd != -1 && strcmp(s->day, day) == 0)
+		return 0;
+	store_reopen(s);
+	xasprintf(&path, "%s/%s.ndjson", s->current, day);
+	s->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+	    O_NOFOLLOW, 0600);
+	if (s->fd == -1) {
+		free(path);
+		return -errno;
+	}
+	n = store_count_lines(path);
+	s->today = n > 0 ? n : 0;
+	free(path);
+	snprintf(s->day, sizeof s->day, "%s", day);
+	return 0;
+}
+
+/* Append one line to a day file, all or nothing. */
+int
+store_append(struct store *s, const char *day, const char *line, size_t len)
+{
+	struct stat	 st;
+	char		*rec;
+	ssize_t		 n;
+	int		 r;
+
+	if ((r = open_day(s, day)) != 0)
+		return r;
+	/* Make sure the day file was not removed under us (purge). */
+	if (fstat(s->fd, &st) == -1 || st.st_nlink == 0) {
+		store_reopen(s);
+		if ((r = open_day(s, day)) != 0)
+			return r;
+		if (fstat(s->fd, &st) == -1)
+			return -errno;
+	}
+	rec = xmalloc(len + 1);
+	memcpy(rec, line, len);
+	rec[len] = '\n';
+	do {
+		n = write(s->fd, rec, len + 1);
+	} while (n == -1 && errno == EINTR);
+	free(rec);
+	if (n == (ssize_t)(len + 1)) {
+		s->today++;
+		return 0;
+	}
+	r = n == -1 ? -errno : -ENOSPC;
+	/* Cut a torn line back off: we are the only writer. */
+	if (n > 0 && ftruncate(s->fd, st.st_size) == -1)
+		r = -errno;
+	return r;
+}
+
+/* Count an entry in the statistics. */
+void
+store_count(struct store *s, const char *command, double total_ms,
+    int correction)
+{
+	struct json_object	*v;
+	int64_t			 n = 0;
+
+	s->st.total++;
+	s->st.sum_ms += total_ms;
+	s->st.corrections += correction != 0;
+	if (command != NULL && *command != '\0') {
+		if (json_object_object_get_ex(s->st.commands, command, &v))
+			n = json_object_get_int64(v);
+		json_object_object_add(s->st.commands, command,
+		    json_object_new_int64(n + 1));
+	}
+	s->dirty = 1;
+}
+
+/* Write metadata.json atomically. */
+int
+store_write_metadata(struct store *s, const char *level, int retention_days)
+{
+	struct json_object	*m, *st, *ret;
+	char			 ts[ISO8601_LEN], policy[32], *path, *tmp;
+	const char		*txt;
+	size_t			 len;
+	int			 fd, r = 0;
+	double			 avg;
+
+	m = json_object_new_object();
+	json_object_object_add(m, "version", json_object_new_string("1.0.0"));
+	clock_iso8601_utc(s->st.created_ms, ts);
+	json_object_object_add(m, "created", json_object_new_string(ts));
+	clock_iso8601_utc(clock_now_ms(), ts);
+	json_object_object_add(m, "lastUpdated", json_object_new_string(ts));
+	st = json_object_new_object();
+	json_object_object_add(st, "totalEntries",
+	    json_object_new_int64(s->st.total));
+	json_object_object_add(st, "uniqueCommands",
+	    json_object_new_int(json_object_object_length(s->st.commands)));
+	json_object_object_add(st, "userCorrections",
+	    json_object_new_int64(s->st.corrections));
+	avg = s->st.total > 0 ? s->st.sum_ms / (double)s->st.total : 0;
+	json_object_object_add(st, "avgProcessingTime",
+	    json_num(avg));
+	json_object_object_add(m, "statistics", st);
+	ret = json_object_new_object();
+	snprintf(policy, sizeof policy, "%ddays", retention_days);
+	json_object_object_add(ret, "currentPolicy",
+	    json_object_new_string(policy));
+	json_object_object_add(ret, "anonymizationLevel",
+	    json_object_new_string(level));
+	json_object_object_add(m, "retention", ret);
+	json_object_object_add(m, "x-commandCounts",
+	    json_object_get(s->st.commands));
+
+	txt = json_object_to_json_string_length(m, JSON_C_TO_STRING_PRETTY |
+	    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	xasprintf(&path, "%s/metadata.json", s->data);
+	xasprintf(&tmp, "%s/.metadata.json.tmp", s->data);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
+	if (fd == -1)
+		r = -errno;
+	else {
+		if (write(fd, txt, len) != (ssize_t)len || write(fd, "\n", 1)
+		    != 1)
+			r = errno != 0 ? -errno : -EIO;
+		else if (fsync(fd) == -1)
+			r = -errno;
+		close(fd);
+		if (r == 0 && rename(tmp, path) == -1)
+			r = -errno;
+		if (r != 0)
+			unlink(tmp);
+	}
+	if (r == 0)
+		s->dirty = 0;
+	free(path);
+	free(tmp);
+	json_object_put(m);
+	return r;
+}

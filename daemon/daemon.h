@@ -1,0 +1,60 @@
+/*
+ * The daemon's state, shared by its modules: main.c (start-up, signals,
+ * readiness), server.c (the epoll loop, clients, requests).
+ */
+#ifndef DAEMON_H
+#define DAEMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config.h"
+#include "entry.h"
+#include "paths.h"
+#include "store.h"
+#include "userkey.h"
+
+struct classifier;
+struct redactor;
+struct pending;
+
+struct daemon {
+	struct paths		 paths;
+	struct config		 cfg;
+	struct store		 store;
+	struct redactor		*red;
+	struct classifier	*cls;
+	unsigned char		 key[USERKEY_LEN];
+	char			*home;		/* the user's home */
+	uid_t			 uid;
+	int			 listen_fd;
+	int			 epoll_fd;
+	int			 signal_fd;
+	int			 timer_fd;
+	int			 quit;
+	int64_t			 started_ms;
+	/* Counters for status. */
+	int64_t			 received;	/* requests */
+	int64_t			 written;	/* entries */
+	int64_t			 write_errors;	/* entries not written */
+	int64_t			 bad_requests;
+	int64_t			 refused;	/* wrong-uid peers */
+	int64_t			 clients;
+	char			 last_error[256];
+	int			 disk_full;
+	struct sysstate		 sys;
+	double			 sys_at;	/* when sys was sampled */
+	struct pending		*pending;	/* checks awaiting a decision */
+	size_t			 npending;
+};
+
+/* server.c */
+int	server_listen(struct daemon *, char **cause);
+void	server_loop(struct daemon *);
+void	server_shutdown(struct daemon *);
+void	server_tick(struct daemon *);
+void	server_set_error(struct daemon *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+#endif

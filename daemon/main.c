@@ -1,0 +1,218 @@
+/*
+ * deliberated: the per-user Deliberate daemon.  It runs in the
+ * foreground, logs to stderr, and serves the socket until SIGTERM.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "buf.h"
+#include "classify.h"
+#include "clock.h"
+#include "daemon.h"
+#include "log.h"
+#include "redact.h"
+#include "xmalloc.h"
+
+static void __attribute__((noreturn))
+usage(int status)
+{
+	FILE	*f = status == 0 ? stdout : stderr;
+
+	fprintf(f, "usage: deliberated [--ready-fd N] [--debug] "
+	    "[--socket PATH]\n"
+	    "       deliberated --version | --help\n"
+	    "\n"
+	    "Serve the Deliberate socket in the foreground and record every\n"
+	    "command the hooks, the shim and the CLI send.  See "
+	    "deliberated(8).\n");
+	exit(status);
+}
+
+/* Tell systemd we are ready, when it asked. */
+static void
+notify_ready(void)
+{
+	const char		*path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un	 sun;
+	socklen_t		 len;
+	int			 fd;
+
+	if (path == NULL || (path[0] != '/' && path[0] != '@') ||
+	    strlen(path) >= sizeof sun.sun_path)
+		return;
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	strcpy(sun.sun_path, path);
+	if (sun.sun_path[0] == '@')
+		sun.sun_path[0] = '\0';
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+	    strlen(path));
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		return;
+	if (sendto(fd, "READY=1", 7, MSG_NOSIGNAL, (struct sockaddr *)&sun,
+	    len) == -1)
+		log_warn("cannot notify systemd, ignoring");
+	close(fd);
+}
+
+static void
+write_pidfile(struct daemon *d)
+{
+	char	*dir, *slash, *tmp, pid[32];
+	int	 fd, n;
+
+	dir = xstrdup(d->paths.pidfile);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if (paths_mkdir_private(dir, NULL) != 0) {
+		free(dir);
+		return;
+	}
+	free(dir);
+	xasprintf(&tmp, "%s.tmp", d->paths.pidfile);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
+	if (fd != -1) {
+		n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+		if (write(fd, pid, (size_t)n) != n ||
+		    rename(tmp, d->paths.pidfile) == -1)
+			log_warn("cannot write '%s', ignoring",
+			    d->paths.pidfile);
+		close(fd);
+	}
+	free(tmp);
+}
+
+static void
+load_engines(struct daemon *d)
+{
+	char	*dir, *cause = NULL;
+
+	xasprintf(&dir, "%s/redaction-rules", d->paths.share);
+	if (redactor_load(dir, &d->red, &cause) != 0)
+		fatalx("cannot load redaction rules: %s", cause);
+	log_info("loaded %zu redaction rules from '%s'",
+	    redactor_nrules(d->red), dir);
+	free(dir);
+	xasprintf(&dir, "%s/risk-rules", d->paths.share);
+	if (classifier_load(dir, &d->cls, &cause) != 0)
+		fatalx("cannot load risk rules: %s", cause);
+	free(dir);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "ready-fd", required_argument, NULL, 'r' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct daemon	 d;
+	struct buf	 errs = BUF_INIT;
+	char		*cause = NULL, *end;
+	int		 ch, ready_fd = -1, debug = 0, bad;
+	long		 l;
+
+	memset(&d, 0, sizeof d);
+	while ((ch = getopt_long(argc, argv, "dh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'r':
+			errno = 0;
+			l = strtol(optarg, &end, 10);
+			if (errno != 0 || *end != '\0' || l < 0 || l > 65535) {
+				fprintf(stderr, "deliberated: bad --ready-fd "
+				    "'%s': want a file descriptor number\n",
+				    optarg);
+				usage(2);
+			}
+			ready_fd = (int)l;
+			break;
+		case 's':
+			setenv("DELIBERATE_SOCKET", optarg, 1);
+			break;
+		case 'd':
+			debug = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'V':
+			printf("deliberated %s\n", DELIBERATE_VERSION);
+			return 0;
+		default:
+			usage(2);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "deliberated: unexpected argument '%s'\n",
+		    argv[optind]);
+		usage(2);
+	}
+	log_init("deliberated", debug || getenv("DELIBERATE_DEBUG") != NULL);
+	umask(077);
+	signal(SIGPIPE, SIG_IGN);
+	if (sodium_init() < 0)
+		fatalx("cannot initialise libsodium");
+	d.started_ms = clock_now_ms();
+	d.uid = geteuid();
+	if (paths_init(&d.paths, &cause) != 0)
+		fatalx("%s", cause);
+	d.home = xstrdup(paths_user_home());
+	config_init(&d.cfg);
+	bad = config_load(d.paths.config, &d.cfg, &errs);
+	if (bad < 0)
+		fatalx("cannot read '%s': %s", d.paths.config, strerror(-bad));
+	if (bad > 0)
+		log_warnx("%.*s(%d bad config lines, ignoring)",
+		    (int)errs.len, buf_str(&errs), bad);
+	buf_release(&errs);
+	if (paths_mkdir_private(d.paths.home, &cause) != 0)
+		fatalx("%s", cause);
+	if (store_open(&d.store, d.paths.data, &cause) != 0)
+		fatalx("cannot open the dataset: %s", cause);
+	if (userkey_load(d.paths.keyfile, d.key, &cause) != 0)
+		fatalx("%s", cause);
+	load_engines(&d);
+	if (server_listen(&d, &cause) != 0)
+		fatalx("%s", cause);
+	write_pidfile(&d);
+
+	log_info("listening on '%s', data in '%s', mode %s",
+	    d.paths.socket, d.paths.data, mode_name(d.cfg.mode));
+	if (ready_fd >= 0) {
+		if (write(ready_fd, "\n", 1) != 1)
+			log_warn("cannot write to --ready-fd %d, ignoring",
+			    ready_fd);
+		close(ready_fd);
+	}
+	notify_ready();
+	log_info("ready");
+	server_loop(&d);
+
+	server_shutdown(&d);
+	store_write_metadata(&d.store, anon_level_name(d.cfg.level),
+	    d.cfg.retention_days);
+	store_close(&d.store);
+	unlink(d.paths.pidfile);
+	d.red = redactor_free(d.red);
+	d.cls = classifier_free(d.cls);
+	config_release(&d.cfg);
+	log_info("exiting");
+	paths_release(&d.paths);
+	free(d.home);
+	return 0;
+}

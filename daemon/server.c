@@ -1,0 +1,870 @@
+/*
+ * The daemon's event loop: one epoll set with the listening socket, a
+ * signalfd, a 1 s timerfd and every client.  Clients speak the line
+ * protocol of proto.h; each has a bounded input and output buffer, so a
+ * slow or stuck client costs the others nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "buf.h"
+#include "classify.h"
+#include "client.h"
+#include "clock.h"
+#include "daemon.h"
+#include "event.h"
+#include "log.h"
+#include "proto.h"
+#include "redact.h"
+#include "userkey.h"
+#include "xmalloc.h"
+
+#define OUT_HIGH_WATER	(1024 * 1024)	/* stop reading above this */
+#define IDLE_MS		(120 * 1000)	/* close quiet connections */
+#define PARTIAL_MS	(10 * 1000)	/* a half message may wait this */
+#define PENDING_GRACE_S	30		/* after promptTimeout */
+#define MAX_PENDING	4096
+
+struct client {
+	int		 fd;
+	uid_t		 uid;
+	pid_t		 pid;
+	struct buf	 in;
+	struct buf	 out;
+	int		 discarding;	/* skipping an oversized message */
+	int		 eof;
+	int		 reading;	/* EPOLLIN is armed */
+	double		 last_active;
+	double		 partial_since;
+	struct client	*next;
+};
+
+struct pending {
+	char		 check_id[37];
+	struct event	 ev;
+	struct verdict	 v;
+	double		 received;
+	int64_t		 expires_ms;
+};
+
+enum { TAG_LISTEN = 1, TAG_SIGNAL, TAG_TIMER };
+
+static struct client	*clients;
+static int		 tag_listen = TAG_LISTEN, tag_signal = TAG_SIGNAL;
+static int		 tag_timer = TAG_TIMER;
+
+/* Remember the last error for status. */
+void
+server_set_error(struct daemon *d, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->last_error, sizeof d->last_error, fmt, ap);
+	va_end(ap);
+}
+
+static int
+socket_in_use(const char *path)
+{
+	int	fd;
+
+	if ((fd = client_connect(path, 500)) >= 0) {
+		close(fd);
+		return 1;
+	}
+	return 0;
+}
+
+/* Bind the socket, replacing a stale one; refuse if a daemon answers. */
+int
+server_listen(struct daemon *d, char **cause)
+{
+	struct sockaddr_un	sun;
+	struct epoll_event	ev;
+	struct itimerspec	its;
+	sigset_t		mask;
+	mode_t			old;
+	int			fd;
+
+	if (paths_mkdir_private(d->paths.rundir, cause) != 0)
+		return -EPERM;
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(d->paths.socket) >= sizeof sun.sun_path) {
+		xasprintf(cause, "socket path too long: '%s'", d->paths.socket);
+		return -ENAMETOOLONG;
+	}
+	strcpy(sun.sun_path, d->paths.socket);
+	if (socket_in_use(d->paths.socket)) {
+		xasprintf(cause, "another deliberated is already serving '%s'",
+		    d->paths.socket);
+		return -EADDRINUSE;
+	}
+	if (unlink(d->paths.socket) == 0)
+		log_info("replaced a stale socket at '%s'", d->paths.socket);
+	else if (errno != ENOENT) {
+		xasprintf(cause, "cannot remove '%s': %s", d->paths.socket,
+		    strerror(errno));
+		return -errno;
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd == -1) {
+		xasprintf(cause, "socket: %s", strerror(errno));
+		return -errno;
+	}
+	old = umask(0177);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
+		umask(old);
+		xasprintf(cause, "cannot bind '%s': %s", d->paths.socket,
+		    strerror(errno));
+		close(fd);
+		return -EADDRINUSE;
+	}
+	umask(old);
+	if (chmod(d->paths.socket, 0600) == -1 || listen(fd, 512) == -1) {
+		xasprintf(cause, "cannot listen on '%s': %s", d->paths.socket,
+		    strerror(errno));
+		close(fd);
+		return -EIO;
+	}
+	d->listen_fd = fd;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	d->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	d->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC |
+	    TFD_NONBLOCK);
+	d->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (d->signal_fd == -1 || d->timer_fd == -1 || d->epoll_fd == -1) {
+		xasprintf(cause, "cannot set up the event loop: %s",
+		    strerror(errno));
+		return -EIO;
+	}
+	memset(&its, 0, sizeof its);
+	its.it_interval.tv_sec = its.it_value.tv_sec = 1;
+	timerfd_settime(d->timer_fd, 0, &its, NULL);
+	ev.events = EPOLLIN;
+	ev.data.ptr = &tag_listen;
+	epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+	ev.data.ptr = &tag_signal;
+	epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, d->signal_fd, &ev);
+	ev.data.ptr = &tag_timer;
+	epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, d->timer_fd, &ev);
+	return 0;
+}
+
+static void
+client_arm(struct daemon *d, struct client *c)
+{
+	struct epoll_event	ev;
+
+	ev.events = 0;
+	c->reading = !c->eof && c->out.len < OUT_HIGH_WATER;
+	if (c->reading)
+		ev.events |= EPOLLIN;
+	if (c->out.len > 0)
+		ev.events |= EPOLLOUT;
+	ev.data.ptr = c;
+	epoll_ctl(d->epoll_fd, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+static void
+client_close(struct daemon *d, struct client *c)
+{
+	struct client	**pp;
+
+	for (pp = &clients; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	}
+	epoll_ctl(d->epoll_fd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	buf_release(&c->in);
+	buf_release(&c->out);
+	free(c);
+	d->clients--;
+}
+
+static void
+do_accept(struct daemon *d)
+{
+	struct ucred		 cred;
+	socklen_t		 len = sizeof cred;
+	struct epoll_event	 ev;
+	struct client		*c;
+	struct json_object	*r;
+	struct buf		 b = BUF_INIT;
+	int			 fd;
+
+	for (;;) {
+		fd = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC |
+		    SOCK_NONBLOCK);
+		if (fd == -1) {
+			if (errno != EAGAIN && errno != EINTR &&
+			    errno != ECONNABORTED)
+				log_warn("accept");
+			return;
+		}
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ==
+		    -1 || cred.uid != d->uid) {
+			d->refused++;
+			log_warnx("refused a client with uid %ld (pid %ld): "
+			    "not our uid %ld", (long)cred.uid, (long)cred.pid,
+			    (long)d->uid);
+			r = proto_error(NULL, "permission denied: the daemon "
+			    "serves only its own user");
+			proto_append(&b, r);
+			(void)!send(fd, b.data, b.len, MSG_NOSIGNAL |
+			    MSG_DONTWAIT);
+			json_object_put(r);
+			buf_release(&b);
+			close(fd);
+			continue;
+		}
+		c = xcalloc(1, sizeof *c);
+		c->fd = fd;
+		c->uid = cred.uid;
+		c->pid = cred.pid;
+		c->last_active = clock_mono_ms();
+		c->next = clients;
+		clients = c;
+		d->clients++;
+		ev.events = EPOLLIN;
+		ev.data.ptr = c;
+		c->reading = 1;
+		epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+	}
+}
+
+static void
+sample_sys(struct daemon *d)
+{
+	double	now = clock_mono_ms();
+
+	if (d->sys_at == 0 || now - d->sys_at > 1000) {
+		sysinfo_state(d->paths.data, &d->sys);
+		d->sys_at = now;
+	}
+}
+
+/* Build and write the entry of an event; returns 0 or -errno. */
+static int
+record(struct daemon *d, struct event *ev, struct verdict *v,
+    double received, char ret_id[37])
+{
+	struct entry_env	 env;
+	struct json_object	*e, *cmd, *name;
+	char			 day[11];
+	const char		*line;
+	size_t			 len;
+	int			 r;
+
+	sample_sys(d);
+	env.cfg = &d->cfg;
+	env.red = d->red;
+	env.key = d->key;
+	env.home = d->home;
+	env.sys = d->sys;
+	e = entry_build(&env, ev, v, received, ret_id, day);
+	line = json_object_to_json_string_length(e, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	r = store_append(&d->store, day, line, len);
+	if (r == 0) {
+		d->written++;
+		if (d->disk_full) {
+			log_info("writing again after a full disk");
+			d->disk_full = 0;
+		}
+		name = NULL;
+		if (json_object_object_get_ex(e, "command", &cmd))
+			json_object_object_get_ex(cmd, "command", &name);
+		store_count(&d->store, name != NULL ?
+		    json_object_get_string(name) : NULL,
+		    clock_mono_ms() - received, 0);
+	} else {
+		d->write_errors++;
+		if (r == -ENOSPC || r == -EDQUOT) {
+			if (!d->disk_full)
+				log_warnx("disk full: cannot write entries "
+				    "to '%s'", d->store.current);
+			d->disk_full = 1;
+		} else
+			log_warnx("cannot write an entry: %s", strerror(-r));
+		server_set_error(d, "cannot write an entry: %s",
+		    strerror(-r));
+	}
+	json_object_put(e);
+	return r;
+}
+
+static void
+fill_ctx(const struct event *ev, struct classify_ctx *ctx)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->shell = ev->shell;
+	ctx->interactive = ev->interactive;
+	ctx->tty = ev->is_tty;
+	ctx->parent = ev->parent;
+}
+
+static void
+peer_defaults(struct client *c, struct event *ev)
+{
+	/* The kernel's word beats the client's for the uid. */
+	ev->uid = c->uid;
+	if (ev->euid == (uid_t)-1)
+		ev->euid = c->uid;
+	if (ev->pid <= 0)
+		ev->pid = c->pid;
+	if (ev->source == NULL)
+		ev->source = xstrdup("cli");
+}
+
+static struct json_object *
+write_reply(struct json_object *req, int r, const char *id)
+{
+	struct json_object	*rep;
+	char			 msg[128];
+
+	if (r != 0) {
+		snprintf(msg, sizeof msg, "cannot write the entry: %s",
+		    strerror(-r));
+		return proto_error(req, msg);
+	}
+	rep = proto_reply(req, 1);
+	json_object_object_add(rep, "id", json_object_new_string(id));
+	return rep;
+}
+
+static struct json_object *
+req_event(struct daemon *d, struct client *c, struct json_object *req,
+    double received)
+{
+	struct event		 ev;
+	struct verdict		 v;
+	struct classify_ctx	 ctx;
+	struct json_object	*rep;
+	char			*cause = NULL, id[37];
+	int			 r;
+
+	if (event_parse(req, &ev, &cause) != 0) {
+		rep = proto_error(req, cause);
+		free(cause);
+		return rep;
+	}
+	peer_defaults(c, &ev);
+	fill_ctx(&ev, &ctx);
+	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
+	r = record(d, &ev, &v, received, id);
+	verdict_release(&v);
+	event_release(&ev);
+	return write_reply(req, r, id);
+}
+
+static const char *
+verdict_action(const struct daemon *d, const struct verdict *v)
+{
+	if (v->risk != RISK_DANGEROUS)
+		return "allow";
+	switch (d->cfg.mode) {
+	case MODE_MONITOR:
+		return "allow";
+	case MODE_ENFORCE:
+		return "deny";
+	default:
+		return "prompt";
+	}
+}
+
+static void
+add_str(struct json_object *o, const char *k, const char *v)
+{
+	if (v != NULL)
+		json_object_object_add(o, k, json_object_new_string(v));
+}
+
+static struct json_object *
+req_check(struct daemon *d, struct client *c, struct json_object *req,
+    double received)
+{
+	struct event		 ev;
+	struct verdict		 v;
+	struct classify_ctx	 ctx;
+	struct json_object	*rep, *o, *bd, *t;
+	struct pending		*p;
+	const char		*action;
+	char			*cause = NULL, id[37];
+	int			 rec = 0, r;
+
+	if (event_parse(req, &ev, &cause) != 0) {
+		rep = proto_error(req, cause);
+		free(cause);
+		return rep;
+	}
+	peer_defaults(c, &ev);
+	if (json_object_object_get_ex(req, "record", &o))
+		rec = json_object_get_boolean(o);
+	fill_ctx(&ev, &ctx);
+	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
+	action = verdict_action(d, &v);
+
+	rep = proto_reply(req, 1);
+	add_str(rep, "riskLevel", risk_name(v.risk));
+	json_object_object_add(rep, "confidence",
+	    json_object_new_double(v.confidence));
+	add_str(rep, "patternId", v.rule_id);
+	add_str(rep, "patternName", v.rule_name);
+	add_str(rep, "description", v.description);
+	add_str(rep, "alternative", v.alternative);
+	add_str(rep, "action", action);
+	add_str(rep, "mode", mode_name(d->cfg.mode));
+	json_object_object_add(rep, "promptTimeout",
+	    json_object_new_int(d->cfg.prompt_timeout));
+	json_object_object_add(rep, "moderateNote",
+	    json_object_new_boolean(d->cfg.moderate_note));
+	if (v.classification != NULL &&
+	    json_object_object_get_ex(v.classification, "bypassDetection",
+	    &bd) && json_object_object_get_ex(bd, "techniques", &t))
+		json_object_object_add(rep, "bypass", json_object_get(t));
+
+	if (!rec) {
+		verdict_release(&v);
+		event_release(&ev);
+		return rep;
+	}
+	if (strcmp(action, "prompt") == 0) {
+		if (d->npending >= MAX_PENDING) {
+			json_object_put(rep);
+			verdict_release(&v);
+			event_release(&ev);
+			return proto_error(req, "too many checks awaiting a "
+			    "decision");
+		}
+		d->pending = xreallocarray(d->pending, d->npending + 1,
+		    sizeof *d->pending);
+		p = &d->pending[d->npending++];
+		uuid_v4(p->check_id);
+		p->ev = ev;
+		p->v = v;
+		p->received = received;
+		p->expires_ms = clock_now_ms() + (int64_t)(d->cfg.prompt_timeout
+		    + PENDING_GRACE_S) * 1000;
+		add_str(rep, "checkId", p->check_id);
+		json_object_object_add(rep, "recorded",
+		    json_object_new_boolean(0));
+		return rep;
+	}
+	free(ev.action);
+	ev.action = xstrdup(strcmp(action, "deny") == 0 ? "cancel" :
+	    "execute");
+	r = record(d, &ev, &v, received, id);
+	verdict_release(&v);
+	event_release(&ev);
+	if (r != 0) {
+		json_object_put(rep);
+		return write_reply(req, r, NULL);
+	}
+	json_object_object_add(rep, "recorded", json_object_new_boolean(1));
+	add_str(rep, "id", id);
+	return rep;
+}
+
+static void
+pending_remove(struct daemon *d, size_t i)
+{
+	event_release(&d->pending[i].ev);
+	verdict_release(&d->pending[i].v);
+	d->pending[i] = d->pending[--d->npending];
+}
+
+static struct json_object *
+req_decision(struct daemon *d, struct json_object *req)
+{
+	struct json_object	*o;
+	struct pending		*p = NULL;
+	const char		*cid, *action;
+	char			 id[37], *cause = NULL;
+	size_t			 i;
+	double			 dt = 0;
+	int			 r;
+
+	if (!json_object_object_get_ex(req, "checkId", &o) ||
+	    !json_object_is_type(o, json_type_string))
+		return proto_error(req, "field \"checkId\" must be a string");
+	cid = json_object_get_string(o);
+	if (!json_object_object_get_ex(req, "action", &o) ||
+	    !json_object_is_type(o, json_type_string))
+		return proto_error(req, "field \"action\" must be a string");
+	action = json_object_get_string(o);
+	if (strcmp(action, "execute") != 0 && strcmp(action, "cancel") != 0 &&
+	    strcmp(action, "modify") != 0 && strcmp(action, "timeout") != 0)
+		return proto_error(req, "field \"action\" must be execute, "
+		    "cancel, modify or timeout");
+	if (json_object_object_get_ex(req, "decisionTime", &o)) {
+		if (!json_object_is_type(o, json_type_int) &&
+		    !json_object_is_type(o, json_type_double))
+			return proto_error(req, "field \"decisionTime\" must "
+			    "be a number");
+		dt = json_object_get_double(o);
+		if (!(dt >= 0 && dt < 1e10))
+			return proto_error(req, "field \"decisionTime\" out of "
+			    "range");
+	}
+	for (i = 0; i < d->npending; i++) {
+		if (strcmp(d->pending[i].check_id, cid) == 0) {
+			p = &d->pending[i];
+			break;
+		}
+	}
+	if (p == NULL)
+		return proto_error(req, "unknown or expired checkId");
+	free(p->ev.action);
+	p->ev.action = xstrdup(action);
+	p->ev.decision_ms = dt;
+	p->ev.prompted = 1;
+	if (json_object_object_get_ex(req, "modifiedCommand", &o) &&
+	    json_object_is_type(o, json_type_string)) {
+		free(p->ev.modified);
+		p->ev.modified = xstrdup(json_object_get_string(o));
+	}
+	(void)cause;
+	r = record(d, &p->ev, &p->v, p->received, id);
+	pending_remove(d, i);
+	return write_reply(req, r, id);
+}
+
+static struct json_object *
+req_status(struct daemon *d, struct json_object *req)
+{
+	struct json_object	*rep;
+
+	rep = proto_reply(req, 1);
+	add_str(rep, "version", DELIBERATE_VERSION);
+	json_object_object_add(rep, "protocol",
+	    json_object_new_int(PROTO_VERSION));
+	json_object_object_add(rep, "pid", json_object_new_int(getpid()));
+	json_object_object_add(rep, "uptime", json_object_new_int64(
+	    (clock_now_ms() - d->started_ms) / 1000));
+	add_str(rep, "socket", d->paths.socket);
+	add_str(rep, "dataDir", d->paths.data);
+	add_str(rep, "mode", mode_name(d->cfg.mode));
+	add_str(rep, "anonymizationLevel", anon_level_name(d->cfg.level));
+	add_str(rep, "today", d->store.day);
+	json_object_object_add(rep, "todayCount",
+	    json_object_new_int64(d->store.today));
+	json_object_object_add(rep, "received",
+	    json_object_new_int64(d->received));
+	json_object_object_add(rep, "written",
+	    json_object_new_int64(d->written));
+	json_object_object_add(rep, "writeErrors",
+	    json_object_new_int64(d->write_errors));
+	json_object_object_add(rep, "badRequests",
+	    json_object_new_int64(d->bad_requests));
+	json_object_object_add(rep, "refusedPeers",
+	    json_object_new_int64(d->refused));
+	json_object_object_add(rep, "clients",
+	    json_object_new_int64(d->clients));
+	json_object_object_add(rep, "pending",
+	    json_object_new_int64((int64_t)d->npending));
+	json_object_object_add(rep, "diskFull",
+	    json_object_new_boolean(d->disk_full));
+	json_object_object_add(rep, "totalEntries",
+	    json_object_new_int64(d->store.st.total));
+	json_object_object_add(rep, "redactionRules",
+	    json_object_new_int64((int64_t)redactor_nrules(d->red)));
+	add_str(rep, "lastError", d->last_error[0] != '\0' ? d->last_error :
+	    NULL);
+	return rep;
+}
+
+static struct json_object *
+dispatch(struct daemon *d, struct client *c, struct json_object *req,
+    double received)
+{
+	struct json_object	*t;
+	const char		*type;
+
+	json_object_object_get_ex(req, "type", &t);
+	type = json_object_get_string(t);
+	if (strcmp(type, PROTO_EVENT) == 0)
+		return req_event(d, c, req, received);
+	if (strcmp(type, PROTO_CHECK) == 0)
+		return req_check(d, c, req, received);
+	if (strcmp(type, PROTO_DECISION) == 0)
+		return req_decision(d, req);
+	if (strcmp(type, PROTO_STATUS) == 0)
+		return req_status(d, req);
+	return proto_error(req, "unknown request type");
+}
+
+static void
+handle_message(struct daemon *d, struct client *c, const char *msg,
+    size_t len)
+{
+	struct json_object	*req = NULL, *rep, *ack;
+	char			*cause = NULL;
+	double			 received = clock_mono_ms();
+	int			 want_reply = 1;
+
+	while (len > 0 && msg[len - 1] == '\r')
+		len--;
+	if (len == 0)
+		return;
+	d->received++;
+	if (proto_parse(msg, len, &req, &cause) != 0) {
+		d->bad_requests++;
+		log_debug("bad request from pid %ld: %s", (long)c->pid, cause);
+		rep = proto_error(NULL, cause);
+		free(cause);
+	} else {
+		if (json_object_object_get_ex(req, "ack", &ack) &&
+		    json_object_is_type(ack, json_type_boolean) &&
+		    !json_object_get_boolean(ack))
+			want_reply = 0;
+		rep = dispatch(d, c, req, received);
+		if (rep != NULL && json_object_object_get_ex(rep, "ok", &ack) &&
+		    !json_object_get_boolean(ack))
+			d->bad_requests++;
+	}
+	if (rep != NULL && want_reply)
+		proto_append(&c->out, rep);
+	if (rep != NULL)
+		json_object_put(rep);
+	if (req != NULL)
+		json_object_put(req);
+}
+
+static void
+oversized(struct daemon *d, struct client *c)
+{
+	struct json_object	*rep;
+
+	d->received++;
+	d->bad_requests++;
+	rep = proto_error(NULL, "message too large");
+	proto_append(&c->out, rep);
+	json_object_put(rep);
+	c->discarding = 1;
+}
+
+static void
+process_input(struct daemon *d, struct client *c)
+{
+	char	*nl;
+	size_t	 off = 0, n;
+
+	while (off < c->in.len) {
+		nl = memchr(c->in.data + off, '\n', c->in.len - off);
+		if (nl == NULL)
+			break;
+		n = (size_t)(nl - (c->in.data + off));
+		if (c->discarding)
+			c->discarding = 0;
+		else if (n > PROTO_MAX_MSG)
+			oversized(d, c);
+		else
+			handle_message(d, c, c->in.data + off, n);
+		off += n + 1;
+	}
+	buf_consume(&c->in, off);
+	if (c->in.len > PROTO_MAX_MSG) {
+		if (!c->discarding)
+			oversized(d, c);
+		buf_reset(&c->in);
+	}
+	if (c->eof && c->in.len > 0 && !c->discarding)
+		handle_message(d, c, c->in.data, c->in.len);
+	if (c->eof)
+		buf_reset(&c->in);
+	c->partial_since = c->in.len > 0 ? clock_mono_ms() : 0;
+}
+
+static int
+flush_out(struct client *c)
+{
+	ssize_t	n;
+
+	while (c->out.len > 0) {
+		n = send(c->fd, c->out.data, c->out.len, MSG_NOSIGNAL |
+		    MSG_DONTWAIT);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return 0;
+		if (n == -1)
+			return -1;
+		buf_consume(&c->out, (size_t)n);
+	}
+	return 0;
+}
+
+static void
+client_io(struct daemon *d, struct client *c, uint32_t events)
+{
+	char	chunk[65536];
+	ssize_t	n;
+	int	reads = 0;
+
+	c->last_active = clock_mono_ms();
+	if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && c->reading) {
+		/* Bounded reads per wakeup keep the loop fair. */
+		while (reads++ < 4) {
+			n = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
+			if (n == -1 && errno == EINTR)
+				continue;
+			if (n == -1 && errno == EAGAIN)
+				break;
+			if (n <= 0) {
+				c->eof = 1;
+				break;
+			}
+			if (c->discarding && c->in.len == 0) {
+				char *nl = memchr(chunk, '\n', (size_t)n);
+
+				if (nl == NULL)
+					continue;
+				c->discarding = 0;
+				buf_add(&c->in, nl + 1, (size_t)(chunk + n -
+				    nl - 1));
+			} else
+				buf_add(&c->in, chunk, (size_t)n);
+			if (c->in.len > PROTO_MAX_MSG * 2)
+				break;
+		}
+		process_input(d, c);
+	}
+	if (flush_out(c) == -1 || (c->eof && c->out.len == 0)) {
+		client_close(d, c);
+		return;
+	}
+	client_arm(d, c);
+}
+
+/* Periodic work: metadata, expired checks, idle clients. */
+void
+server_tick(struct daemon *d)
+{
+	struct client	*c, *next;
+	struct json_object *rep;
+	double		 now = clock_mono_ms();
+	int64_t		 wall = clock_now_ms();
+	char		 id[37];
+	size_t		 i;
+
+	if (d->store.dirty && store_write_metadata(&d->store,
+	    anon_level_name(d->cfg.level), d->cfg.retention_days) != 0)
+		server_set_error(d, "cannot write metadata.json");
+	for (i = 0; i < d->npending; ) {
+		if (d->pending[i].expires_ms > wall) {
+			i++;
+			continue;
+		}
+		/* The hook never answered: record what we know. */
+		free(d->pending[i].ev.action);
+		d->pending[i].ev.action = xstrdup("timeout");
+		d->pending[i].ev.prompted = 1;
+		d->pending[i].ev.decision_ms = (double)(d->cfg.prompt_timeout +
+		    PENDING_GRACE_S) * 1000.0;
+		record(d, &d->pending[i].ev, &d->pending[i].v,
+		    d->pending[i].received, id);
+		pending_remove(d, i);
+	}
+	for (c = clients; c != NULL; c = next) {
+		next = c->next;
+		if (c->partial_since > 0 && now - c->partial_since >
+		    PARTIAL_MS) {
+			rep = proto_error(NULL, "timed out waiting for the "
+			    "rest of the message");
+			proto_append(&c->out, rep);
+			json_object_put(rep);
+			flush_out(c);
+			client_close(d, c);
+		} else if (now - c->last_active > IDLE_MS)
+			client_close(d, c);
+	}
+}
+
+/* Serve until a terminating signal. */
+void
+server_loop(struct daemon *d)
+{
+	struct epoll_event		 evs[64];
+	struct signalfd_siginfo		 si;
+	uint64_t			 ticks;
+	int				 n, i;
+
+	while (!d->quit) {
+		n = epoll_wait(d->epoll_fd, evs, 64, -1);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			fatal("epoll_wait");
+		}
+		for (i = 0; i < n; i++) {
+			void *p = evs[i].data.ptr;
+
+			if (p == &tag_listen)
+				do_accept(d);
+			else if (p == &tag_signal) {
+				while (read(d->signal_fd, &si, sizeof si) ==
+				    sizeof si) {
+					if (si.ssi_signo == SIGHUP)
+						log_info("SIGHUP: reloading "
+						    "is not needed yet");
+					else
+						d->quit = 1;
+				}
+			} else if (p == &tag_timer) {
+				if (read(d->timer_fd, &ticks, sizeof ticks) > 0)
+					server_tick(d);
+			} else
+				client_io(d, p, evs[i].events);
+		}
+	}
+}
+
+/* Close every client and write what is pending. */
+void
+server_shutdown(struct daemon *d)
+{
+	char	id[37];
+
+	while (clients != NULL) {
+		flush_out(clients);
+		client_close(d, clients);
+	}
+	/* A check still awaiting its answer is recorded, not lost. */
+	while (d->npending > 0) {
+		free(d->pending[0].ev.action);
+		d->pending[0].ev.action = xstrdup("timeout");
+		d->pending[0].ev.prompted = 1;
+		record(d, &d->pending[0].ev, &d->pending[0].v,
+		    d->pending[0].received, id);
+		pending_remove(d, 0);
+	}
+	free(d->pending);
+	if (d->listen_fd > 0) {
+		close(d->listen_fd);
+		unlink(d->paths.socket);
+	}
+}
