@@ -65,9 +65,13 @@ struct json_object *cli_request(const char *type);
 /* The path of a sibling program (deliberated) next to this binary. */
 char	*cli_sibling(const char *name);
 
+int	cmd_check(int, char **);
 int	cmd_classify(int, char **);
 int	cmd_daemon(int, char **);
+int	cmd_decision(int, char **);
 int	cmd_log(int, char **);
+int	cmd_run(int, char **);
 int	cmd_status(int, char **);
+int	cmd_wrap(int, char **);
 
 #endif

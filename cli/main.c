@@ -20,14 +20,23 @@
 #include "xmalloc.h"
 
 static const struct cli_command commands[] = {
+	{ "check", cmd_check, "[--record] [--shell S] [--format sh|json] -- 'LINE'",
+	    "ask the daemon for a verdict before running (used by hooks)" },
 	{ "classify", cmd_classify, "[--json] -- 'COMMAND LINE'",
 	    "print the risk verdict for a command line" },
 	{ "daemon", cmd_daemon, "start|stop|status",
 	    "manage a background daemon" },
+	{ "decision", cmd_decision,
+	    "--check-id ID --action A [--time MS] [--modified 'LINE']",
+	    "send the answer to a prompted check (used by hooks)" },
 	{ "log", cmd_log, "[--shell S] [--cwd D] -- ARGV... | --line 'STRING'",
 	    "record a command the way a hook would" },
+	{ "run", cmd_run, "[--mode M] [--strict] -- CMD [ARGS...]",
+	    "run a process tree with every exec recorded" },
 	{ "status", cmd_status, "[--json]",
 	    "show whether the daemon answers, and today's count" },
+	{ "wrap", cmd_wrap, "[--mode M] [--shell sh|fish|github]",
+	    "print environment lines that put the shim in CI or agent configs" },
 	{ NULL, NULL, NULL, NULL }
 };
 

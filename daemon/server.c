@@ -317,6 +317,32 @@ record(struct daemon *d, struct event *ev, struct verdict *v,
 	return r;
 }
 
+/* Whether the config excludes the command's program from capture. */
+static int
+excluded(const struct daemon *d, const struct event *ev)
+{
+	const char	*s = ev->line, *e, *slash;
+	char		 name[256];
+	size_t		 n;
+
+	if (d->cfg.nexclude == 0)
+		return 0;
+	if (ev->path != NULL && (slash = strrchr(ev->path, '/')) != NULL &&
+	    config_excluded(&d->cfg, slash + 1))
+		return 1;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (e = s; *e != '\0' && *e != ' ' && *e != '\t' && *e != '\n'; e++)
+		;
+	n = (size_t)(e - s);
+	if (n == 0 || n >= sizeof name)
+		return 0;
+	memcpy(name, s, n);
+	name[n] = '\0';
+	slash = strrchr(name, '/');
+	return config_excluded(&d->cfg, slash != NULL ? slash + 1 : name);
+}
+
 static void
 fill_ctx(const struct event *ev, struct classify_ctx *ctx)
 {
@@ -373,7 +399,15 @@ req_event(struct daemon *d, struct client *c, struct json_object *req,
 		return rep;
 	}
 	peer_defaults(c, &ev);
+	if (excluded(d, &ev)) {
+		event_release(&ev);
+		rep = proto_reply(req, 1);
+		json_object_object_add(rep, "excluded",
+		    json_object_new_boolean(1));
+		return rep;
+	}
 	fill_ctx(&ev, &ctx);
+	ctx.exe_static = ev.exe_static;
 	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
 	r = record(d, &ev, &v, received, id);
 	verdict_release(&v);
@@ -382,11 +416,11 @@ req_event(struct daemon *d, struct client *c, struct json_object *req,
 }
 
 static const char *
-verdict_action(const struct daemon *d, const struct verdict *v)
+verdict_action(enum mode mode, const struct verdict *v)
 {
 	if (v->risk != RISK_DANGEROUS)
 		return "allow";
-	switch (d->cfg.mode) {
+	switch (mode) {
 	case MODE_MONITOR:
 		return "allow";
 	case MODE_ENFORCE:
@@ -414,6 +448,7 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	struct pending		*p;
 	const char		*action;
 	char			*cause = NULL, id[37];
+	enum mode		 mode = d->cfg.mode;
 	int			 rec = 0, r;
 
 	if (event_parse(req, &ev, &cause) != 0) {
@@ -424,9 +459,18 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	peer_defaults(c, &ev);
 	if (json_object_object_get_ex(req, "record", &o))
 		rec = json_object_get_boolean(o);
+	/* A client session may run in its own mode (deliberate run). */
+	if (json_object_object_get_ex(req, "mode", &o) &&
+	    (!json_object_is_type(o, json_type_string) ||
+	    mode_parse(json_object_get_string(o), &mode) != 0)) {
+		event_release(&ev);
+		return proto_error(req, "field \"mode\" must be monitor, "
+		    "prompt or enforce");
+	}
 	fill_ctx(&ev, &ctx);
+	ctx.exe_static = ev.exe_static;
 	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
-	action = verdict_action(d, &v);
+	action = verdict_action(mode, &v);
 
 	rep = proto_reply(req, 1);
 	add_str(rep, "riskLevel", risk_name(v.risk));
@@ -437,7 +481,7 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	add_str(rep, "description", v.description);
 	add_str(rep, "alternative", v.alternative);
 	add_str(rep, "action", action);
-	add_str(rep, "mode", mode_name(d->cfg.mode));
+	add_str(rep, "mode", mode_name(mode));
 	json_object_object_add(rep, "promptTimeout",
 	    json_object_new_int(d->cfg.prompt_timeout));
 	json_object_object_add(rep, "moderateNote",
@@ -447,6 +491,11 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	    &bd) && json_object_object_get_ex(bd, "techniques", &t))
 		json_object_object_add(rep, "bypass", json_object_get(t));
 
+	if (rec && excluded(d, &ev)) {
+		rec = 0;
+		json_object_object_add(rep, "excluded",
+		    json_object_new_boolean(1));
+	}
 	if (!rec) {
 		verdict_release(&v);
 		event_release(&ev);

@@ -1,0 +1,139 @@
+# Shared setup for tests/integration/tNNNN-*.sh (bash).  Source it first:
+#
+#	. "$(dirname "$0")/../lib/test-lib.sh"
+#	test_expect_success 'what it checks' '
+#		commands that must all succeed
+#	'
+#	test_done
+#
+# Every test gets its own temp dir $T with HOME, DELIBERATE_HOME, the
+# socket and XDG_RUNTIME_DIR inside it; daemon_start runs the real
+# build/deliberated there and waits on its ready fd.  Exit status 77 means
+# skipped.  Logs are printed only when something fails.
+
+set -u
+TEST_NAME=$(basename "$0" .sh)
+SRC=${DELIBERATE_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${BUILD:-$SRC/build}
+case $BUILD in /*) ;; *) BUILD=$SRC/$BUILD ;; esac
+export DELIBERATE_SRC="$SRC" BUILD
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/dlb-$TEST_NAME.XXXXXX")
+chmod 0755 "$T"
+export HOME="$T/home" DELIBERATE_HOME="$T/home/.deliberate"
+export XDG_RUNTIME_DIR="$T/xdg" DELIBERATE_SOCKET="$T/xdg/deliberate/sock"
+export DELIBERATE_SHARE="$SRC"
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
+chmod 0700 "$XDG_RUNTIME_DIR"
+export PATH="$BUILD:$PATH"
+unset DELIBERATE_NOW DELIBERATE_DEBUG
+PYTHON=/usr/bin/python3
+
+test_count=0 test_failed=0 test_cleanup=
+DAEMON_PID=
+
+# Run cmd at exit, after the tests (like git's test_when_finished).
+test_when_finished() {
+	test_cleanup="$1; $test_cleanup"
+}
+
+_test_exit() {
+	local rc=$?
+	[ -n "$DAEMON_PID" ] && kill "$DAEMON_PID" 2>/dev/null
+	eval "$test_cleanup" >/dev/null 2>&1
+	if [ "${KEEP_TEST_DIR:-}" = 1 ] || [ $rc -ne 0 -a $rc -ne 77 ]; then
+		if [ -f "$T/daemon.log" ]; then
+			echo "--- daemon log ($T/daemon.log):"
+			tail -n 40 "$T/daemon.log"
+		fi
+	fi
+	[ "${KEEP_TEST_DIR:-}" = 1 ] || rm -rf "$T"
+	exit $rc
+}
+trap _test_exit EXIT
+
+say() { printf '%s\n' "$*"; }
+
+# Skip the whole script.
+skip_all() {
+	echo "skipped: $*"
+	exit 77
+}
+
+# test_expect_success 'description' 'commands'
+test_expect_success() {
+	test_count=$((test_count + 1))
+	if (set -e; eval "$2") >"$T/test.out" 2>&1; then
+		say "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		say "not ok $test_count - $1"
+		sed 's/^/#   /' "$T/test.out" | tail -n 40
+	fi
+}
+
+# Finish: exit 1 when any test failed.
+test_done() {
+	say "# $test_count tests, $test_failed failed"
+	[ $test_failed -eq 0 ] && exit 0
+	exit 1
+}
+
+die() { echo "error: $*" >&2; exit 1; }
+
+# Compare two files, showing a diff on mismatch.
+test_cmp() { diff -u "$1" "$2"; }
+
+# Assert that a file contains a fixed string.
+grep_f() { grep -F -q -- "$1" "$2" || { echo "'$1' not found in $2"; return 1; }; }
+# Assert that a file does not contain a fixed string.
+nogrep_f() { ! grep -F -q -- "$1" "$2" || { echo "'$1' unexpectedly in $2"; return 1; }; }
+
+# Start the real daemon and wait until it is ready (on its ready fd).
+daemon_start() {
+	local fifo="$T/ready.fifo" line=
+	rm -f "$fifo"; mkfifo "$fifo"
+	"$BUILD/deliberated" --ready-fd 3 "$@" 3>"$fifo" >>"$T/daemon.log" 2>&1 &
+	DAEMON_PID=$!
+	if ! read -t 20 line <"$fifo"; then
+		echo "daemon did not become ready" >&2
+		cat "$T/daemon.log" >&2
+		return 1
+	fi
+	rm -f "$fifo"
+}
+
+# Stop the daemon (SIGTERM) and wait for it.
+daemon_stop() {
+	[ -n "$DAEMON_PID" ] || return 0
+	kill "$DAEMON_PID" 2>/dev/null
+	wait "$DAEMON_PID" 2>/dev/null
+	DAEMON_PID=
+}
+
+# Kill the daemon hard.
+daemon_kill9() {
+	[ -n "$DAEMON_PID" ] || return 0
+	kill -9 "$DAEMON_PID" 2>/dev/null
+	wait "$DAEMON_PID" 2>/dev/null
+	DAEMON_PID=
+}
+
+# Today's dataset file (local date, or DELIBERATE_NOW's).
+today_file() {
+	echo "$DELIBERATE_HOME/learning-data/current/$(date +%F).ndjson"
+}
+
+# Every line of the given files validates against the JSON Schema.
+validate_entries() {
+	"$PYTHON" "$SRC/tests/lib/validate-schema.py" \
+		"$SRC/schemas/dataset-entry.schema.json" "$@"
+}
+
+# Send raw bytes (from stdin) to the socket and print what comes back.
+sock_raw() {
+	"$PYTHON" "$SRC/tests/lib/sockclient.py" "$DELIBERATE_SOCKET" "$@"
+}
+
+# Whether a program exists.
+have() { command -v "$1" >/dev/null 2>&1; }
