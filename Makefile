@@ -71,6 +71,7 @@ endif
 
 .PHONY: all test unit integration asan bench fuzz install uninstall clean
 .DEFAULT_GOAL := all
+.SECONDARY:
 
 all: $(PROGS) $(UNIT_BIN)
 
@@ -127,8 +128,36 @@ bench: all
 fuzz:
 	@sh tests/fuzz/run.sh $(or $(FUZZ_SECONDS),60)
 
+BINDIR	 = $(DESTDIR)$(PREFIX)/bin
+LIBDIR	 = $(DESTDIR)$(PREFIX)/lib/deliberate
+SHAREDIR = $(DESTDIR)$(PREFIX)/share/deliberate
+MANDIR	 = $(DESTDIR)$(PREFIX)/share/man
+
 install: all
-	BUILD=$(BUILD) PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) sh tests/../install-files.sh
+	install -d -m 0755 $(BINDIR) $(LIBDIR) $(SHAREDIR) \
+	    $(SHAREDIR)/redaction-rules $(SHAREDIR)/risk-rules \
+	    $(SHAREDIR)/shell-hooks $(SHAREDIR)/schemas $(SHAREDIR)/systemd
+	install -m 0755 $(BUILD)/deliberate $(BUILD)/deliberated $(BINDIR)/
+	for f in $(BUILD)/libdeliberate.so $(BUILD)/deliberate-bash.so; do \
+	    if [ -f $$f ]; then install -m 0755 $$f $(LIBDIR)/; fi; done
+	install -m 0644 redaction-rules/*.rules redaction-rules/README.md \
+	    $(SHAREDIR)/redaction-rules/
+	for f in risk-rules/*.rules risk-rules/README.md; do \
+	    if [ -f $$f ]; then install -m 0644 $$f $(SHAREDIR)/risk-rules/; fi; done
+	for f in shell-hooks/*; do case $$f in *.c) ;; \
+	    *) install -m 0644 $$f $(SHAREDIR)/shell-hooks/ ;; esac; done
+	install -m 0644 schemas/*.json $(SHAREDIR)/schemas/
+	for f in systemd/*; do if [ -f $$f ]; then \
+	    install -m 0644 $$f $(SHAREDIR)/systemd/; fi; done
+	for f in man/*.[0-9]; do if [ -f $$f ]; then \
+	    s=$${f##*.}; install -d -m 0755 $(MANDIR)/man$$s; \
+	    install -m 0644 $$f $(MANDIR)/man$$s/; fi; done
+
+uninstall:
+	rm -f $(BINDIR)/deliberate $(BINDIR)/deliberated
+	rm -rf $(LIBDIR) $(SHAREDIR)
+	for f in man/*.[0-9]; do if [ -f $$f ]; then \
+	    s=$${f##*.}; rm -f $(MANDIR)/man$$s/$${f##*/}; fi; done
 
 clean:
 	rm -rf build build-asan build-fuzz

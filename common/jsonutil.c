@@ -6,6 +6,8 @@
 
 #include <json-c/json.h>
 
+#include "buf.h"
+
 /* A number with at most three decimals. */
 struct json_object *
 json_num(double d)
@@ -36,4 +38,57 @@ json_str(struct json_object *o, const char *key)
 	    !json_object_is_type(v, json_type_string))
 		return NULL;
 	return json_object_get_string(v);
+}
+
+static size_t
+utf8_valid_at(const unsigned char *s, size_t len)
+{
+	unsigned char	c = s[0];
+	size_t		n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (len < n)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/* Replace invalid UTF-8 by U+FFFD. */
+char *
+utf8_sanitize(const char *s, size_t len, size_t *ret_len)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	struct buf		 b = BUF_INIT;
+	size_t			 i = 0, n, start = 0;
+	int			 bad = 0;
+
+	while (i < len) {
+		if ((n = utf8_valid_at(u + i, len - i)) != 0) {
+			i += n;
+			continue;
+		}
+		bad = 1;
+		buf_add(&b, s + start, i - start);
+		buf_adds(&b, "\xef\xbf\xbd");
+		i++;
+		start = i;
+	}
+	if (!bad)
+		return NULL;
+	buf_add(&b, s + start, len - start);
+	return buf_detach(&b, ret_len);
 }

@@ -37,20 +37,6 @@ proto_parse(const char *msg, size_t len, struct json_object **ret,
 	jerr = json_tokener_get_error(tok);
 	if (o == NULL && jerr == json_tokener_continue)
 		jerr = json_tokener_error_parse_eof;
-	if (o != NULL && jerr == json_tokener_success &&
-	    json_tokener_get_parse_end(tok) != len) {
-		/* Only blanks may follow the object. */
-		size_t i = json_tokener_get_parse_end(tok);
-
-		while (i < len && (msg[i] == ' ' || msg[i] == '\t' ||
-		    msg[i] == '\r'))
-			i++;
-		if (i != len) {
-			json_object_put(o);
-			json_tokener_free(tok);
-			return fail(cause, "trailing data after JSON object");
-		}
-	}
 	json_tokener_free(tok);
 	if (o == NULL || jerr != json_tokener_success) {
 		if (o != NULL)
@@ -70,11 +56,11 @@ proto_parse(const char *msg, size_t len, struct json_object **ret,
 		return fail(cause, "missing protocol version \"v\"");
 	}
 	if (json_object_get_int64(v) != PROTO_VERSION) {
-		json_object_put(o);
 		if (cause != NULL)
 			xasprintf(cause, "unsupported protocol version %lld "
 			    "(want %d)", (long long)json_object_get_int64(v),
 			    PROTO_VERSION);
+		json_object_put(o);
 		return -EPROTO;
 	}
 	if (!json_object_object_get_ex(o, "type", &t) ||

@@ -1,20 +1,113 @@
 /*
- * Placeholder redactor: every argument becomes a type placeholder and the
- * full command keeps only the command name and those placeholders, so
- * that no raw value reaches disk.  The PCRE2 rule engine replaces this.
+ * The redaction engine.
+ *
+ * Rules come from redaction-rules/ (see redaction-rules/README.md).  Each
+ * rule is one PCRE2 pattern, compiled once in byte mode and JIT-compiled,
+ * with a named group "secret" for the bytes to replace.  One Aho-Corasick
+ * automaton over every rule keyword selects, per input, the rules worth
+ * running; keyword-less rules always run.  Every candidate span is then
+ * filtered (placeholders, our own markers, allow-lists, entropy), overlaps
+ * are resolved (longest span first, then rule order) and the input is
+ * rewritten once.
+ *
+ * Commands are cut into words by a small quote-aware lexer that keeps the
+ * byte span of every word, so the labels in args are exactly those of
+ * fullCommand.
  */
 #include "redact.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <pcre2.h>
+#include <pwd.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "acmatch.h"
 #include "buf.h"
+#include "rulefile.h"
 #include "xmalloc.h"
 
+#define REDACT_JIT_STACK_MIN	(32 * 1024)
+#define REDACT_JIT_STACK_MAX	(1024 * 1024)
+#define REDACT_DEPTH_LIMIT	5000
+#define REDACT_HEAP_LIMIT	(8 * 1024)	/* KiB, interpreter only */
+#define REDACT_MAX_SECRET_NAMES	16
+
+enum rewrite {
+	REWRITE_LABEL,		/* replace the secret by the label */
+	REWRITE_PATH,		/* anonymise a path: [HOME]/[PROJECT]/... */
+};
+
+struct rrule {
+	char		*id;
+	char		*type;
+	char		*label;
+	enum anon_level	 level;
+	enum rewrite	 rewrite;
+	double		 entropy;	/* minimum, 0 = none */
+	pcre2_code	*re;		/* NULL for built-in rules */
+	uint32_t	 groups[REDACT_MAX_SECRET_NAMES];
+	size_t		 ngroups;
+	pcre2_code	**allow;
+	size_t		 nallow;
+	char		**keywords;
+	size_t		 nkeywords;
+};
+
 struct redactor {
-	int	unused;
+	struct rrule		*rules;
+	size_t			 nrules;	/* file rules */
+	size_t			 total;		/* plus built-in rules */
+	size_t			 user_rule;	/* index of the username rule */
+	size_t			 ntypes;
+	struct acmatch		*ac;
+	unsigned char		*run;		/* scratch: rules to run */
+	pcre2_match_data	*md;
+	pcre2_match_context	*mctx;
+	pcre2_jit_stack		*jstack;
+	char			*username;
+};
+
+struct span {
+	size_t	 start, end;
+	size_t	 rule;
+	char	*repl;			/* computed replacement, or NULL */
+};
+
+struct spans {
+	struct span	*v;
+	size_t		 n, alloc;
+};
+
+/* A lexed word or operator of a command line. */
+struct lextok {
+	size_t	 start, end;
+	int	 op;			/* operator or redirection */
+	int	 cmd;			/* the command name of a simple command */
+	int	 assign;		/* NAME=value before the command name */
+};
+
+struct lexed {
+	struct lextok	*v;
+	size_t		 n, alloc;
+};
+
+/*
+ * The value macro: a single- or double-quoted string or a bare shell
+ * word, each alternative capturing "secret".
+ */
+static const char *const redact_macros[][2] = {
+	{ "%VAL%", "(?:'(?<secret>[^'\\n]{1,512})'"
+	    "|\"(?<secret>(?:[^\"\\\\\\n]|\\\\.){1,512})\""
+	    "|(?<secret>[^\\s'\"|;&<>()`]{1,512}))" },
+	{ "%END%", "(?![A-Za-z0-9])" },
+	{ "%B%", "(?<![A-Za-z0-9_])" },
 };
 
 /* Parse a level name. */
@@ -46,20 +139,464 @@ anon_level_name(enum anon_level l)
 	}
 }
 
+static char *
+macro_expand(const char *pat)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*p = pat;
+	size_t		 i, n;
+
+	while (*p != '\0') {
+		for (i = 0; i < sizeof redact_macros / sizeof *redact_macros;
+		    i++) {
+			n = strlen(redact_macros[i][0]);
+			if (strncmp(p, redact_macros[i][0], n) == 0)
+				break;
+		}
+		if (i < sizeof redact_macros / sizeof *redact_macros) {
+			buf_adds(&b, redact_macros[i][1]);
+			p += n;
+		} else if (*p == '\\' && p[1] != '\0') {
+			buf_add(&b, p, 2);
+			p += 2;
+		} else
+			buf_addc(&b, *p++);
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* Skip a bracketed class starting at p ('['); returns the byte after. */
+static const char *
+lint_skip_class(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	while (*p != '\0' && *p != ']') {
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+		p++;
+	}
+	return *p == ']' ? p + 1 : p;
+}
+
+/* Skip a group starting at p ('('); returns the byte after ')'. */
+static const char *
+lint_skip_group(const char *p)
+{
+	int	depth = 0;
+
+	while (*p != '\0') {
+		if (*p == '\\' && p[1] != '\0')
+			p += 2;
+		else if (*p == '[')
+			p = lint_skip_class(p);
+		else {
+			if (*p == '(')
+				depth++;
+			else if (*p == ')' && --depth == 0)
+				return p + 1;
+			p++;
+		}
+	}
+	return p;
+}
+
+/*
+ * Reject a pattern whose first atom (after option settings, anchors and
+ * lookarounds) is repeated with a minimum of zero: in a backtracking
+ * engine that costs the whole repeat at every start position.
+ */
+static int
+lint_leading_repeat(const char *pat)
+{
+	const char	*p = pat, *q;
+
+	for (;;) {
+		if (p[0] == '(' && p[1] == '?' && (isalpha((unsigned char)p[2])
+		    || p[2] == '-' || p[2] == '^')) {
+			q = p + 2;
+			while (isalpha((unsigned char)*q) || *q == '-' ||
+			    *q == '^')
+				q++;
+			if (*q == ')') {
+				p = q + 1;
+				continue;
+			}
+		}
+		if (strncmp(p, "(?<=", 4) == 0 || strncmp(p, "(?<!", 4) == 0 ||
+		    strncmp(p, "(?=", 3) == 0 || strncmp(p, "(?!", 3) == 0) {
+			p = lint_skip_group(p);
+			continue;
+		}
+		if (*p == '^') {
+			p++;
+			continue;
+		}
+		if (p[0] == '\\' && strchr("bBAG", p[1]) != NULL &&
+		    p[1] != '\0') {
+			p += 2;
+			continue;
+		}
+		break;
+	}
+	if (*p == '\0')
+		return -1;
+	if (*p == '(')
+		q = lint_skip_group(p);
+	else if (*p == '[')
+		q = lint_skip_class(p);
+	else if (*p == '\\' && p[1] != '\0') {
+		q = p + 2;
+		if ((p[1] == 'x' || p[1] == 'p' || p[1] == 'P') && *q == '{') {
+			while (*q != '\0' && *q != '}')
+				q++;
+			if (*q == '}')
+				q++;
+		}
+	} else
+		q = p + 1;
+	if (*q == '*' || *q == '?')
+		return -1;
+	if (q[0] == '{' && (q[1] == ',' || (q[1] == '0' &&
+	    (q[2] == ',' || q[2] == '}'))))
+		return -1;
+	return 0;
+}
+
+static void
+rule_release(struct rrule *ru)
+{
+	size_t	i;
+
+	free(ru->id);
+	free(ru->type);
+	free(ru->label);
+	if (ru->re != NULL)
+		pcre2_code_free(ru->re);
+	for (i = 0; i < ru->nallow; i++)
+		pcre2_code_free(ru->allow[i]);
+	free(ru->allow);
+	for (i = 0; i < ru->nkeywords; i++)
+		free(ru->keywords[i]);
+	free(ru->keywords);
+}
+
+static pcre2_code *
+rule_pcre(const char *pat, int lint, char **errmsg)
+{
+	pcre2_code	*re;
+	char		*exp;
+	int		 err;
+	PCRE2_SIZE	 off;
+	PCRE2_UCHAR	 msg[256];
+
+	exp = macro_expand(pat);
+	re = pcre2_compile((PCRE2_SPTR)exp, PCRE2_ZERO_TERMINATED,
+	    PCRE2_DUPNAMES, &err, &off, NULL);
+	if (re == NULL) {
+		pcre2_get_error_message(err, msg, sizeof msg);
+		xasprintf(errmsg, "bad pattern at offset %zu: %s", (size_t)off,
+		    (char *)msg);
+		free(exp);
+		return NULL;
+	}
+	if (lint && lint_leading_repeat(exp) != 0) {
+		xasprintf(errmsg, "pattern begins with a repeat that can "
+		    "match empty");
+		pcre2_code_free(re);
+		free(exp);
+		return NULL;
+	}
+	free(exp);
+	/* Without JIT support, the interpreter and its limits are used. */
+	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	return re;
+}
+
+static int
+rule_secret_groups(struct rrule *ru)
+{
+	uint32_t	 count, size, i;
+	PCRE2_SPTR	 table;
+
+	pcre2_pattern_info(ru->re, PCRE2_INFO_NAMECOUNT, &count);
+	pcre2_pattern_info(ru->re, PCRE2_INFO_NAMEENTRYSIZE, &size);
+	pcre2_pattern_info(ru->re, PCRE2_INFO_NAMETABLE, &table);
+	for (i = 0; i < count; i++) {
+		const unsigned char *e = table + (size_t)i * size;
+
+		if (strcmp((const char *)e + 2, "secret") != 0)
+			continue;
+		if (ru->ngroups < REDACT_MAX_SECRET_NAMES)
+			ru->groups[ru->ngroups++] = ((uint32_t)e[0] << 8) | e[1];
+	}
+	return ru->ngroups == 0 ? -1 : 0;
+}
+
+static void
+rule_add_keywords(struct rrule *ru, const char *list)
+{
+	const char	*p = list, *e;
+	size_t		 n;
+
+	while (*p != '\0') {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		e = p;
+		while (*e != '\0' && *e != ',')
+			e++;
+		n = (size_t)(e - p);
+		while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if (n > 0) {
+			ru->keywords = xreallocarray(ru->keywords,
+			    ru->nkeywords + 1, sizeof *ru->keywords);
+			ru->keywords[ru->nkeywords++] = xstrndup(p, n);
+		}
+		p = e;
+	}
+}
+
+static const char *const rule_keys[] = {
+	"type", "pattern", "label", "keywords", "entropy", "level", "allow",
+	"example", "negative", "rewrite", "description", NULL
+};
+
+static int
+rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
+{
+	const char	*v, *pat;
+	char		*msg = NULL, *end;
+	size_t		 i, pos, j;
+
+	memset(ru, 0, sizeof *ru);
+	if (strcmp(st->kind, "rule") != 0) {
+		xasprintf(cause, "%s:%d: unknown stanza kind '%s'", st->file,
+		    st->line, st->kind);
+		return -EINVAL;
+	}
+	ru->id = xstrdup(st->id);
+	for (i = 0; i < st->nkv; i++) {
+		for (j = 0; rule_keys[j] != NULL; j++) {
+			if (strcmp(st->kv[i].key, rule_keys[j]) == 0)
+				break;
+		}
+		if (rule_keys[j] == NULL) {
+			xasprintf(&msg, "unknown key '%s'", st->kv[i].key);
+			goto fail;
+		}
+	}
+	if ((v = rule_get(st, "type")) == NULL || *v == '\0') {
+		msg = xstrdup("missing type");
+		goto fail;
+	}
+	ru->type = xstrdup(v);
+	if ((v = rule_get(st, "rewrite")) == NULL || strcmp(v, "label") == 0)
+		ru->rewrite = REWRITE_LABEL;
+	else if (strcmp(v, "path") == 0)
+		ru->rewrite = REWRITE_PATH;
+	else {
+		xasprintf(&msg, "unknown rewrite '%s'", v);
+		goto fail;
+	}
+	if ((v = rule_get(st, "label")) != NULL)
+		ru->label = xstrdup(v);
+	else if (ru->rewrite == REWRITE_PATH)
+		ru->label = xstrdup("[PATH]");
+	else {
+		msg = xstrdup("missing label");
+		goto fail;
+	}
+	if ((v = rule_get(st, "level")) == NULL)
+		ru->level = ANON_MINIMAL;
+	else if (anon_level_parse(v, &ru->level) != 0) {
+		xasprintf(&msg, "bad level '%s'", v);
+		goto fail;
+	}
+	if ((v = rule_get(st, "entropy")) != NULL) {
+		ru->entropy = strtod(v, &end);
+		if (*end != '\0' || ru->entropy < 0 || ru->entropy > 8) {
+			xasprintf(&msg, "bad entropy '%s'", v);
+			goto fail;
+		}
+	}
+	pos = 0;
+	while ((v = rule_next(st, "keywords", &pos)) != NULL)
+		rule_add_keywords(ru, v);
+	for (i = 0; i < ru->nkeywords; i++) {
+		for (j = 0; ru->keywords[i][j] != '\0'; j++) {
+			if (isupper((unsigned char)ru->keywords[i][j])) {
+				xasprintf(&msg, "keyword '%s' is not lower-case",
+				    ru->keywords[i]);
+				goto fail;
+			}
+		}
+	}
+	if (rule_get(st, "example") == NULL) {
+		msg = xstrdup("no example");
+		goto fail;
+	}
+	if (rule_get(st, "negative") == NULL) {
+		msg = xstrdup("no negative");
+		goto fail;
+	}
+	if ((pat = rule_get(st, "pattern")) == NULL) {
+		msg = xstrdup("missing pattern");
+		goto fail;
+	}
+	if ((ru->re = rule_pcre(pat, 1, &msg)) == NULL)
+		goto fail;
+	if (rule_secret_groups(ru) != 0) {
+		msg = xstrdup("pattern has no (?<secret>...) group");
+		goto fail;
+	}
+	pos = 0;
+	while ((v = rule_next(st, "allow", &pos)) != NULL) {
+		ru->allow = xreallocarray(ru->allow, ru->nallow + 1,
+		    sizeof *ru->allow);
+		if ((ru->allow[ru->nallow] = rule_pcre(v, 0, &msg)) == NULL) {
+			char *m = msg;
+
+			xasprintf(&msg, "allow: %s", m);
+			free(m);
+			goto fail;
+		}
+		ru->nallow++;
+	}
+	return 0;
+
+fail:
+	xasprintf(cause, "%s:%d: rule %s: %s", st->file, st->line, st->id, msg);
+	free(msg);
+	rule_release(ru);
+	memset(ru, 0, sizeof *ru);
+	return -EINVAL;
+}
+
+static int
+type_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Load a redactor. */
 int
 redactor_load(const char *dir, struct redactor **ret, char **cause)
 {
-	(void)dir;
-	(void)cause;
-	*ret = xcalloc(1, sizeof **ret);
+	struct rule_set	 set = RULE_SET_INIT;
+	struct redactor	*r;
+	struct rrule	*ru;
+	const char	**types;
+	size_t		 i, j;
+	int		 error;
+	struct passwd	*pw;
+
+	if ((error = rulefile_parse_dir(dir, &set, cause)) != 0)
+		return error;
+	if (set.n == 0) {
+		xasprintf(cause, "%s: no rules", dir);
+		rule_set_release(&set);
+		return -ENOENT;
+	}
+	r = xcalloc(1, sizeof *r);
+	r->rules = xcalloc(set.n + 1, sizeof *r->rules);
+	for (i = 0; i < set.n; i++) {
+		for (j = 0; j < r->nrules; j++) {
+			if (strcmp(r->rules[j].id, set.v[i].id) == 0) {
+				xasprintf(cause, "%s:%d: duplicate rule id "
+				    "'%s'", set.v[i].file, set.v[i].line,
+				    set.v[i].id);
+				error = -EINVAL;
+				goto fail;
+			}
+		}
+		if ((error = rule_load(&set.v[i], &r->rules[r->nrules],
+		    cause)) != 0)
+			goto fail;
+		r->nrules++;
+	}
+	rule_set_release(&set);
+
+	/* The built-in username rule (standard). */
+	r->user_rule = r->nrules;
+	ru = &r->rules[r->nrules];
+	ru->id = xstrdup("current-username");
+	ru->type = xstrdup("user");
+	ru->label = xstrdup("[REDACTED_USER]");
+	ru->level = ANON_STANDARD;
+	r->total = r->nrules + 1;
+
+	types = xreallocarray(NULL, r->total, sizeof *types);
+	for (i = 0; i < r->total; i++)
+		types[i] = r->rules[i].type;
+	qsort(types, r->total, sizeof *types, type_cmp);
+	for (i = 0; i < r->total; i++) {
+		if (i == 0 || strcmp(types[i], types[i - 1]) != 0)
+			r->ntypes++;
+	}
+	free(types);
+
+	r->ac = acmatch_create();
+	for (i = 0; i < r->nrules; i++) {
+		for (j = 0; j < r->rules[i].nkeywords; j++)
+			acmatch_add(r->ac, r->rules[i].keywords[j],
+			    strlen(r->rules[i].keywords[j]), (unsigned)i);
+	}
+	acmatch_build(r->ac);
+	r->run = xcalloc(r->total, 1);
+
+	r->md = pcre2_match_data_create(64, NULL);
+	r->mctx = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(r->mctx, REDACT_MATCH_LIMIT);
+	pcre2_set_depth_limit(r->mctx, REDACT_DEPTH_LIMIT);
+	pcre2_set_heap_limit(r->mctx, REDACT_HEAP_LIMIT);
+	r->jstack = pcre2_jit_stack_create(REDACT_JIT_STACK_MIN,
+	    REDACT_JIT_STACK_MAX, NULL);
+	if (r->md == NULL || r->mctx == NULL) {
+		xasprintf(cause, "cannot allocate PCRE2 match data");
+		redactor_free(r);
+		return -ENOMEM;
+	}
+	if (r->jstack != NULL)
+		pcre2_jit_stack_assign(r->mctx, NULL, r->jstack);
+
+	if ((pw = getpwuid(getuid())) != NULL)
+		redactor_set_username(r, pw->pw_name);
+	*ret = r;
 	return 0;
+
+fail:
+	rule_set_release(&set);
+	for (i = 0; i < r->nrules; i++)
+		rule_release(&r->rules[i]);
+	free(r->rules);
+	free(r);
+	return error;
 }
 
-/* Free a redactor; returns NULL. */
+/* Free a redactor. */
 struct redactor *
 redactor_free(struct redactor *r)
 {
+	size_t	i;
+
+	if (r == NULL)
+		return NULL;
+	for (i = 0; i < r->total; i++)
+		rule_release(&r->rules[i]);
+	free(r->rules);
+	acmatch_free(r->ac);
+	free(r->run);
+	if (r->md != NULL)
+		pcre2_match_data_free(r->md);
+	if (r->mctx != NULL)
+		pcre2_match_context_free(r->mctx);
+	if (r->jstack != NULL)
+		pcre2_jit_stack_free(r->jstack);
+	free(r->username);
 	free(r);
 	return NULL;
 }
@@ -68,18 +605,840 @@ redactor_free(struct redactor *r)
 size_t
 redactor_nrules(const struct redactor *r)
 {
-	(void)r;
+	return r->nrules;
+}
+
+/* Number of distinct types. */
+size_t
+redactor_ntypes(const struct redactor *r)
+{
+	return r->ntypes;
+}
+
+/* Set the login name to redact. */
+void
+redactor_set_username(struct redactor *r, const char *name)
+{
+	free(r->username);
+	r->username = NULL;
+	if (name == NULL || strlen(name) < 3 || strcmp(name, "root") == 0)
+		return;
+	r->username = xstrdup(name);
+}
+
+/* Shannon entropy in bits per byte. */
+static double
+entropy_of(const char *s, size_t n)
+{
+	size_t	count[256], i;
+	double	h = 0, p;
+
+	if (n == 0)
+		return 0;
+	memset(count, 0, sizeof count);
+	for (i = 0; i < n; i++)
+		count[(unsigned char)s[i]]++;
+	for (i = 0; i < 256; i++) {
+		if (count[i] == 0)
+			continue;
+		p = (double)count[i] / (double)n;
+		h -= p * log2(p);
+	}
+	return h;
+}
+
+/*
+ * Is this secret a reference or a placeholder rather than a value: $VAR,
+ * ${VAR}, $(cmd), `cmd`, <...>, {{ }}, ***, xxxx, or one of our markers?
+ */
+static int
+is_placeholder(const char *s, size_t n)
+{
+	size_t	i;
+
+	while (n > 0 && (*s == '"' || *s == '\'')) {
+		s++;
+		n--;
+	}
+	while (n > 0 && (s[n - 1] == '"' || s[n - 1] == '\''))
+		n--;
+	if (n == 0 || (n == 1 && s[0] == '$'))
+		return 1;
+	if (s[0] == '$' && n > 1 && (s[1] == '{' || s[1] == '(' ||
+	    s[1] == '_' || isalpha((unsigned char)s[1])))
+		return 1;
+	if (s[0] == '`')
+		return 1;
+	if (s[0] == '<' && s[n - 1] == '>')
+		return 1;
+	if (memmem(s, n, "{{", 2) != NULL || memmem(s, n, "${", 2) != NULL ||
+	    memmem(s, n, "$(", 2) != NULL)
+		return 1;
+	if (memmem(s, n, "[REDACTED", 9) != NULL ||
+	    memmem(s, n, REDACT_TRUNCATED, strlen(REDACT_TRUNCATED)) != NULL)
+		return 1;
+	if (s[0] == '[' && s[n - 1] == ']') {
+		for (i = 1; i + 1 < n; i++) {
+			if (!isupper((unsigned char)s[i]) && s[i] != '_')
+				break;
+		}
+		if (i + 1 == n)
+			return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (s[i] != '*' && s[i] != 'x' && s[i] != 'X' && s[i] != '.')
+			break;
+	}
+	if (i == n && n >= 3)
+		return 1;
 	return 0;
 }
 
-static const char *
-arg_type(const char *w)
+static int
+rule_allows(struct redactor *r, const struct rrule *ru, const char *s,
+    size_t n)
 {
-	if (w[0] == '-')
-		return NULL;
-	if (strchr(w, '/') != NULL || w[0] == '~' || w[0] == '.')
-		return "[PATH]";
-	return "[ARG]";
+	size_t	i;
+	int	rc;
+
+	for (i = 0; i < ru->nallow; i++) {
+		rc = pcre2_match(ru->allow[i], (PCRE2_SPTR)s, n, 0, 0, r->md,
+		    r->mctx);
+		if (rc >= 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+spans_add(struct spans *sp, size_t start, size_t end, size_t rule)
+{
+	if (sp->n == sp->alloc) {
+		sp->alloc = sp->alloc == 0 ? 16 : sp->alloc * 2;
+		sp->v = xreallocarray(sp->v, sp->alloc, sizeof *sp->v);
+	}
+	sp->v[sp->n].start = start;
+	sp->v[sp->n].end = end;
+	sp->v[sp->n].rule = rule;
+	sp->v[sp->n].repl = NULL;
+	sp->n++;
+}
+
+static void
+spans_release(struct spans *sp)
+{
+	size_t	i;
+
+	for (i = 0; i < sp->n; i++)
+		free(sp->v[i].repl);
+	free(sp->v);
+	memset(sp, 0, sizeof *sp);
+}
+
+static int
+is_tokchar(int c)
+{
+	return c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\0';
+}
+
+/*
+ * Fail closed for a rule whose match hit a limit: redact the token after
+ * each occurrence of one of its keywords (or the whole input for a
+ * keyword-less rule).
+ */
+static void
+rule_fail_closed(const struct rrule *ru, size_t idx, const char *in,
+    size_t len, struct spans *sp)
+{
+	size_t	 i, k, klen, s, e;
+
+	if (ru->nkeywords == 0) {
+		if (len > 0)
+			spans_add(sp, 0, len, idx);
+		return;
+	}
+	for (k = 0; k < ru->nkeywords; k++) {
+		klen = strlen(ru->keywords[k]);
+		for (i = 0; i + klen <= len; i++) {
+			if (strncasecmp(in + i, ru->keywords[k], klen) != 0)
+				continue;
+			s = i + klen;
+			while (s < len && (in[s] == '=' || in[s] == ':' ||
+			    in[s] == ' ' || in[s] == '\t' || in[s] == '\'' ||
+			    in[s] == '"'))
+				s++;
+			e = s;
+			while (e < len && is_tokchar((unsigned char)in[e]))
+				e++;
+			if (e > s)
+				spans_add(sp, s, e, idx);
+			i = e > i ? e - 1 : i;
+		}
+	}
+}
+
+/*
+ * Run one rule over in and append its accepted secret spans.  Returns 0,
+ * or -1 when a match limit fired (spans were then added conservatively).
+ */
+static int
+rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
+    struct spans *sp, int first_only)
+{
+	const struct rrule	*ru = &r->rules[idx];
+	PCRE2_SIZE		*ov, off = 0, s, e, ms, me;
+	size_t			 g;
+	int			 rc;
+
+	while (off <= len) {
+		rc = pcre2_match(ru->re, (PCRE2_SPTR)in, len, off, 0, r->md,
+		    r->mctx);
+		if (rc == PCRE2_ERROR_NOMATCH)
+			break;
+		if (rc < 0) {
+			rule_fail_closed(ru, idx, in, len, sp);
+			return -1;
+		}
+		ov = pcre2_get_ovector_pointer(r->md);
+		ms = ov[0];
+		me = ov[1];
+		s = e = PCRE2_UNSET;
+		for (g = 0; g < ru->ngroups; g++) {
+			if ((uint32_t)rc > ru->groups[g] &&
+			    ov[2 * ru->groups[g]] != PCRE2_UNSET) {
+				s = ov[2 * ru->groups[g]];
+				e = ov[2 * ru->groups[g] + 1];
+				break;
+			}
+		}
+		off = me > ms ? me : ms + 1;
+		if (s == PCRE2_UNSET || e <= s)
+			continue;
+		if (ru->rewrite != REWRITE_PATH && is_placeholder(in + s, e - s))
+			continue;
+		if (ru->entropy > 0 && entropy_of(in + s, e - s) < ru->entropy)
+			continue;
+		if (rule_allows(r, ru, in + s, e - s))
+			continue;
+		spans_add(sp, s, e, idx);
+		if (first_only)
+			break;
+	}
+	return 0;
+}
+
+static void
+redact_ac_hit(unsigned id, size_t end, void *arg)
+{
+	unsigned char	*run = arg;
+
+	(void)end;
+	run[id] = 1;
+}
+
+static int
+is_userchar(int c)
+{
+	return isalnum(c) || c == '_' || c == '-' || c == '.';
+}
+
+static void
+username_spans(struct redactor *r, const char *in, size_t len,
+    struct spans *sp)
+{
+	size_t	 n, i;
+
+	if (r->username == NULL)
+		return;
+	n = strlen(r->username);
+	for (i = 0; i + n <= len; i++) {
+		if (memcmp(in + i, r->username, n) != 0)
+			continue;
+		if (i > 0 && is_userchar((unsigned char)in[i - 1]))
+			continue;
+		if (i + n < len && is_userchar((unsigned char)in[i + n]))
+			continue;
+		spans_add(sp, i, i + n, r->user_rule);
+	}
+}
+
+static int
+span_prio_cmp(const void *a, const void *b)
+{
+	const struct span	*x = a, *y = b;
+	size_t			 lx = x->end - x->start, ly = y->end - y->start;
+
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	if (x->rule != y->rule)
+		return x->rule < y->rule ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+static int
+span_pos_cmp(const void *a, const void *b)
+{
+	const struct span	*x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+/* Keep the winning spans: longest first, then lowest rule order. */
+static void
+spans_resolve(struct spans *sp, size_t len)
+{
+	unsigned char	*used;
+	size_t		 i, j, n = 0;
+
+	if (sp->n == 0)
+		return;
+	qsort(sp->v, sp->n, sizeof *sp->v, span_prio_cmp);
+	used = xcalloc(len + 1, 1);
+	for (i = 0; i < sp->n; i++) {
+		for (j = sp->v[i].start; j < sp->v[i].end; j++) {
+			if (used[j])
+				break;
+		}
+		if (j < sp->v[i].end) {
+			free(sp->v[i].repl);
+			continue;
+		}
+		memset(used + sp->v[i].start, 1, sp->v[i].end - sp->v[i].start);
+		sp->v[n++] = sp->v[i];
+	}
+	free(used);
+	sp->n = n;
+	qsort(sp->v, sp->n, sizeof *sp->v, span_pos_cmp);
+}
+
+static const char *const home_keep[] = {
+	"Desktop", "Documents", "Downloads", "Music", "Pictures", "Public",
+	"Templates", "Videos", "bin", "tmp", NULL
+};
+
+static const char *const home_containers[] = {
+	"projects", "Projects", "project", "src", "code", "Code", "repos",
+	"repo", "git", "work", "workspace", "workspaces", "dev", "Developer",
+	"development", "go", "sources", "github", "gitlab", NULL
+};
+
+static const char *const known_files[] = {
+	"id_rsa", "id_rsa.pub", "id_ed25519", "id_ed25519.pub", "id_ecdsa",
+	"id_ecdsa.pub", "id_dsa", "authorized_keys", "known_hosts", "config",
+	"credentials", "kubeconfig", NULL
+};
+
+static int
+word_in(const char *s, size_t n, const char *const *list)
+{
+	size_t	i;
+
+	for (i = 0; list[i] != NULL; i++) {
+		if (strlen(list[i]) == n && memcmp(list[i], s, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Anonymise a path (see redaction-rules/README.md): the home prefix
+ * becomes [HOME]; under it, a project container and the next component
+ * (or the first unknown component) become [PROJECT], dot-files and the
+ * standard home directories stay, middle components become [SUBDIR] and
+ * the last one [FILE] unless it is a dot-file or a well-known file name.
+ * Any other absolute path becomes [PATH].
+ */
+static char *
+path_anon(const char *p, size_t n)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*c[64], *q, *e = p + n;
+	size_t		 cl[64], nc = 0, i = 0, j;
+	int		 trailing;
+
+	if (n > 1 && p[0] == '~')
+		q = memchr(p, '/', n);
+	else if (n >= 5 && strncmp(p, "$HOME", 5) == 0)
+		q = p + 5;
+	else if (n >= 7 && strncmp(p, "${HOME}", 7) == 0)
+		q = p + 7;
+	else if (n >= 5 && strncmp(p, "/root", 5) == 0 &&
+	    (n == 5 || p[5] == '/'))
+		q = p + 5;
+	else if ((n > 6 && strncmp(p, "/home/", 6) == 0) ||
+	    (n > 7 && strncmp(p, "/Users/", 7) == 0))
+		q = memchr(p + 6 + (p[1] == 'U'), '/', n - 6 - (p[1] == 'U'));
+	else if (p[0] == '~')
+		q = p + 1;
+	else
+		return xstrdup("[PATH]");
+	if (q == NULL)
+		q = e;
+	buf_adds(&b, "[HOME]");
+	trailing = n > 0 && e[-1] == '/' && q < e;
+	while (q < e && nc < 64) {
+		while (q < e && *q == '/')
+			q++;
+		if (q == e)
+			break;
+		c[nc] = q;
+		while (q < e && *q != '/')
+			q++;
+		cl[nc] = (size_t)(q - c[nc]);
+		nc++;
+	}
+	if (nc > 0) {
+		if (word_in(c[0], cl[0], home_containers) && nc >= 2) {
+			buf_adds(&b, "/[PROJECT]");
+			i = 2;
+		} else if (c[0][0] == '.' || word_in(c[0], cl[0], home_keep)) {
+			buf_addc(&b, '/');
+			buf_add(&b, c[0], cl[0]);
+			i = 1;
+		} else if (nc >= 2) {
+			buf_adds(&b, "/[PROJECT]");
+			i = 1;
+		}
+	}
+	for (j = i; j < nc; j++) {
+		if (j + 1 < nc || trailing)
+			buf_adds(&b, "/[SUBDIR]");
+		else if (c[j][0] == '.' || word_in(c[j], cl[j], known_files)) {
+			buf_addc(&b, '/');
+			buf_add(&b, c[j], cl[j]);
+		} else
+			buf_adds(&b, "/[FILE]");
+	}
+	if (trailing)
+		buf_addc(&b, '/');
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * Find and resolve every span of in at level.  Returns the number of
+ * rules that hit a limit.
+ */
+static int
+redact_collect(struct redactor *r, enum anon_level level, const char *in,
+    size_t len, struct spans *sp)
+{
+	size_t	i;
+	int	limits = 0;
+
+	memset(r->run, 0, r->total);
+	acmatch_scan(r->ac, in, len, redact_ac_hit, r->run);
+	for (i = 0; i < r->nrules; i++) {
+		const struct rrule *ru = &r->rules[i];
+
+		if (ru->level > level)
+			continue;
+		if (ru->nkeywords > 0 && !r->run[i])
+			continue;
+		if (rule_run(r, i, in, len, sp, 0) != 0)
+			limits++;
+	}
+	if (level >= ANON_STANDARD)
+		username_spans(r, in, len, sp);
+	spans_resolve(sp, len);
+	for (i = 0; i < sp->n; i++) {
+		if (r->rules[sp->v[i].rule].rewrite == REWRITE_PATH)
+			sp->v[i].repl = path_anon(in + sp->v[i].start,
+			    sp->v[i].end - sp->v[i].start);
+	}
+	return limits;
+}
+
+static const char *
+span_text(const struct redactor *r, const struct span *s)
+{
+	return s->repl != NULL ? s->repl : r->rules[s->rule].label;
+}
+
+static void
+stats_insert(const char ***v, size_t *n, const char *s)
+{
+	size_t	lo = 0, hi = *n, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		c = strcmp((*v)[mid], s);
+		if (c == 0)
+			return;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	memmove(*v + lo + 1, *v + lo, (*n - lo) * sizeof **v);
+	(*v)[lo] = s;
+	(*n)++;
+}
+
+static void
+stats_add(const struct redactor *r, const struct spans *sp, int limits,
+    struct redact_stats *stats)
+{
+	size_t	i;
+
+	if (stats == NULL)
+		return;
+	if (limits > 0)
+		stats->limit_hit = 1;
+	for (i = 0; i < sp->n; i++) {
+		const struct rrule *ru = &r->rules[sp->v[i].rule];
+
+		stats->count++;
+		stats_insert(&stats->rule_ids, &stats->nrule_ids, ru->id);
+		stats_insert(&stats->types, &stats->ntypes, ru->type);
+	}
+}
+
+/*
+ * The length to process: at most REDACT_MAX_FIELD, cut back to a blank
+ * so that a secret is never split at the cap.
+ */
+static size_t
+redact_cap(const char *in, size_t len)
+{
+	size_t	n;
+
+	if (len <= REDACT_MAX_FIELD)
+		return len;
+	n = REDACT_MAX_FIELD;
+	while (n > 0 && is_tokchar((unsigned char)in[n - 1]))
+		n--;
+	return n;
+}
+
+static void
+rewrite_range(const struct redactor *r, const char *in, size_t from,
+    size_t to, const struct spans *sp, struct buf *out)
+{
+	size_t	i, at = from;
+
+	for (i = 0; i < sp->n; i++) {
+		const struct span *s = &sp->v[i];
+
+		if (s->end <= from || s->start >= to)
+			continue;
+		if (s->start > at)
+			buf_add(out, in + at, s->start - at);
+		buf_adds(out, span_text(r, s));
+		at = s->end < to ? s->end : to;
+	}
+	if (to > at)
+		buf_add(out, in + at, to - at);
+}
+
+static void
+lex_add(struct lexed *lx, size_t start, size_t end, int op)
+{
+	if (lx->n == lx->alloc) {
+		lx->alloc = lx->alloc == 0 ? 16 : lx->alloc * 2;
+		lx->v = xreallocarray(lx->v, lx->alloc, sizeof *lx->v);
+	}
+	lx->v[lx->n].start = start;
+	lx->v[lx->n].end = end;
+	lx->v[lx->n].op = op;
+	lx->v[lx->n].cmd = 0;
+	lx->v[lx->n].assign = 0;
+	lx->n++;
+}
+
+/* Length of an operator or redirection at p, or 0. */
+static size_t
+lex_op(const char *p, size_t n)
+{
+	static const char *const ops[] = {
+		"&>>", "<<<", "<<-", ">>", "<<", "&&", "||", "|&", ";;", ">&",
+		"<&", "<>", ">|", "&>", "|", "&", ";", "(", ")", "<", ">",
+		"\n", NULL
+	};
+	size_t	i, l, d = 0;
+
+	while (d < n && isdigit((unsigned char)p[d]))
+		d++;
+	for (i = 0; ops[i] != NULL; i++) {
+		l = strlen(ops[i]);
+		if (d > 0 && ops[i][0] != '<' && ops[i][0] != '>')
+			continue;
+		if (d + l <= n && memcmp(p + d, ops[i], l) == 0)
+			return d + l;
+	}
+	return 0;
+}
+
+/*
+ * Split a command line into words and operators, with quotes, escapes
+ * and $( ) / ` ` / ${ } nesting honoured, and mark leading assignments
+ * and the command name of each simple command.
+ */
+static void
+lex_line(const char *in, size_t len, struct lexed *lx)
+{
+	size_t	 i = 0, s, k, depth;
+	int	 at_cmd = 1;
+	char	 q;
+
+	while (i < len) {
+		if (in[i] == ' ' || in[i] == '\t' || in[i] == '\r') {
+			i++;
+			continue;
+		}
+		if (in[i] == '\\' && i + 1 < len && in[i + 1] == '\n') {
+			i += 2;
+			continue;
+		}
+		if ((k = lex_op(in + i, len - i)) > 0) {
+			lex_add(lx, i, i + k, 1);
+			if (in[i] != '<' && in[i] != '>' &&
+			    !isdigit((unsigned char)in[i]) &&
+			    strncmp(in + i, "&>", 2) != 0 &&
+			    strncmp(in + i, ">&", 2) != 0)
+				at_cmd = 1;
+			i += k;
+			continue;
+		}
+		s = i;
+		depth = 0;
+		while (i < len) {
+			if (depth == 0 && (in[i] == ' ' || in[i] == '\t' ||
+			    in[i] == '\r' || lex_op(in + i, len - i) > 0) &&
+			    !(isdigit((unsigned char)in[i]) && i > s))
+				break;
+			if (in[i] == '\\' && i + 1 < len) {
+				i += 2;
+				continue;
+			}
+			if (in[i] == '\'' || in[i] == '"' || in[i] == '`') {
+				q = in[i++];
+				while (i < len && in[i] != q) {
+					if (q != '\'' && in[i] == '\\' &&
+					    i + 1 < len)
+						i++;
+					i++;
+				}
+				if (i < len)
+					i++;
+				continue;
+			}
+			if (in[i] == '$' && i + 1 < len &&
+			    (in[i + 1] == '(' || in[i + 1] == '{')) {
+				depth++;
+				i += 2;
+				continue;
+			}
+			if (depth > 0 && (in[i] == '(' || in[i] == '{'))
+				depth++;
+			else if (depth > 0 && (in[i] == ')' || in[i] == '}'))
+				depth--;
+			i++;
+		}
+		if (i == s) {
+			i++;
+			continue;
+		}
+		lex_add(lx, s, i, 0);
+		if (at_cmd) {
+			for (k = s; k < i && (isalnum((unsigned char)in[k]) ||
+			    in[k] == '_'); k++)
+				;
+			if (k > s && !isdigit((unsigned char)in[s]) && k < i &&
+			    (in[k] == '=' || (in[k] == '+' && k + 1 < i &&
+			    in[k + 1] == '=')))
+				lx->v[lx->n - 1].assign = 1;
+			else {
+				lx->v[lx->n - 1].cmd = 1;
+				at_cmd = 0;
+			}
+		}
+	}
+}
+
+/* Remove shell quoting from a redacted word (no expansion). */
+static char *
+unquote(const char *s, size_t n)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i = 0;
+
+	buf_add(&b, "", 0);
+	while (i < n) {
+		if (s[i] == '\\' && i + 1 < n) {
+			buf_addc(&b, s[i + 1]);
+			i += 2;
+		} else if (s[i] == '\'' || (s[i] == '$' && i + 1 < n &&
+		    s[i + 1] == '\'')) {
+			i += s[i] == '$' ? 2 : 1;
+			while (i < n && s[i] != '\'')
+				buf_addc(&b, s[i++]);
+			i++;
+		} else if (s[i] == '"') {
+			i++;
+			while (i < n && s[i] != '"') {
+				if (s[i] == '\\' && i + 1 < n &&
+				    strchr("\"\\$`", s[i + 1]) != NULL)
+					i++;
+				buf_addc(&b, s[i++]);
+			}
+			i++;
+		} else
+			buf_addc(&b, s[i++]);
+	}
+	return buf_detach(&b, NULL);
+}
+
+static int
+is_label(const char *s)
+{
+	size_t	n = strlen(s), i;
+
+	if (n < 3 || s[0] != '[' || s[n - 1] != ']')
+		return 0;
+	for (i = 1; i + 1 < n; i++) {
+		if (!isupper((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The shape of a redacted word at maximum: labels stay, a flag keeps its
+ * name (its value becomes [ARG]), an assignment keeps its name, paths
+ * become [PATH] and everything else [ARG].
+ */
+static char *
+word_shape(const char *w, int assign)
+{
+	const char	*eq;
+	size_t		 i;
+
+	if (is_label(w))
+		return xstrdup(w);
+	eq = strchr(w, '=');
+	if (eq != NULL && is_label(eq + 1)) {
+		if (w[0] == '-' || assign)
+			return xstrdup(w);
+	}
+	if (assign && eq != NULL) {
+		char *ret;
+
+		xasprintf(&ret, "%.*s=[ARG]", (int)(eq - w), w);
+		return ret;
+	}
+	if (w[0] == '-' && w[1] != '\0') {
+		for (i = 1; w[i] != '\0' && w[i] != '='; i++) {
+			if (!isalnum((unsigned char)w[i]) && w[i] != '-' &&
+			    w[i] != '_')
+				break;
+		}
+		if (w[i] == '\0')
+			return xstrdup(w);
+		if (w[i] == '=') {
+			char *ret;
+
+			xasprintf(&ret, "%.*s=[ARG]", (int)i, w);
+			return ret;
+		}
+		return xstrdup("[FLAG]");
+	}
+	if (strchr(w, '/') != NULL || w[0] == '~' || w[0] == '.' ||
+	    strncmp(w, "[HOME]", 6) == 0)
+		return xstrdup("[PATH]");
+	return xstrdup("[ARG]");
+}
+
+/* The redacted text of token t: spans overlapping it become labels. */
+static char *
+token_text(const struct redactor *r, const char *in, const struct lextok *t,
+    const struct spans *sp)
+{
+	struct buf	 b = BUF_INIT;
+
+	buf_add(&b, "", 0);
+	rewrite_range(r, in, t->start, t->end, sp, &b);
+	return buf_detach(&b, NULL);
+}
+
+static char *
+basename_of(const char *w)
+{
+	const char	*s = strrchr(w, '/');
+
+	return xstrdup(s != NULL && s[1] != '\0' ? s + 1 : w);
+}
+
+/*
+ * Build the words of a redacted line (unquoted, labels applied, shaped at
+ * maximum); *ret_cmd is the index of the first command name or -1.
+ */
+static char **
+redact_words(const struct redactor *r, enum anon_level level, const char *in,
+    const struct lexed *lx, const struct spans *sp, size_t *ret_cmd)
+{
+	char	**w, *raw, *tmp;
+	size_t	  i;
+
+	*ret_cmd = (size_t)-1;
+	w = xcalloc(lx->n + 1, sizeof *w);
+	for (i = 0; i < lx->n; i++) {
+		raw = token_text(r, in, &lx->v[i], sp);
+		if (lx->v[i].op) {
+			w[i] = raw;
+			continue;
+		}
+		w[i] = unquote(raw, strlen(raw));
+		free(raw);
+		if (lx->v[i].cmd) {
+			if (*ret_cmd == (size_t)-1)
+				*ret_cmd = i;
+			if (!is_label(w[i])) {
+				tmp = basename_of(w[i]);
+				if (level == ANON_MAXIMUM) {
+					free(w[i]);
+					w[i] = tmp;
+				} else
+					free(tmp);
+			}
+			continue;
+		}
+		if (level == ANON_MAXIMUM) {
+			tmp = word_shape(w[i], lx->v[i].assign);
+			free(w[i]);
+			w[i] = tmp;
+		}
+	}
+	return w;
+}
+
+static void
+redact_findings_add(const struct redactor *r, const struct spans *sp,
+    struct redact_findings *f)
+{
+	size_t	i;
+
+	if (f == NULL)
+		return;
+	for (i = 0; i < sp->n; i++) {
+		const struct rrule *ru = &r->rules[sp->v[i].rule];
+
+		if (f->n == f->alloc) {
+			f->alloc = f->alloc == 0 ? 8 : f->alloc * 2;
+			f->v = xreallocarray(f->v, f->alloc, sizeof *f->v);
+		}
+		f->v[f->n].rule_id = ru->id;
+		f->v[f->n].type = ru->type;
+		f->v[f->n].label = ru->label;
+		f->v[f->n].start = sp->v[i].start;
+		f->v[f->n].end = sp->v[i].end;
+		f->n++;
+	}
 }
 
 /* Redact free text. */
@@ -88,15 +1447,38 @@ redact_text(struct redactor *r, enum anon_level level, const char *in,
     size_t len, struct buf *out, struct redact_findings *findings,
     struct redact_stats *stats)
 {
-	(void)r;
-	(void)level;
-	(void)in;
-	(void)findings;
-	if (len > 0) {
-		buf_adds(out, "[REDACTED_TEXT]");
-		if (stats != NULL)
-			stats->count++;
+	struct spans	 sp = { NULL, 0, 0 };
+	struct lexed	 lx = { NULL, 0, 0 };
+	size_t		 n, i, cmd;
+	char		**w;
+	int		 limits;
+
+	if (r == NULL || (in == NULL && len > 0))
+		return -EINVAL;
+	buf_add(out, "", 0);
+	n = redact_cap(in, len);
+	limits = redact_collect(r, level, in, n, &sp);
+	if (level == ANON_MAXIMUM) {
+		lex_line(in, n, &lx);
+		w = redact_words(r, level, in, &lx, &sp, &cmd);
+		for (i = 0; i < lx.n; i++) {
+			if (i > 0)
+				buf_addc(out, ' ');
+			buf_adds(out, w[i]);
+			free(w[i]);
+		}
+		free(w);
+		free(lx.v);
+	} else
+		rewrite_range(r, in, 0, n, &sp, out);
+	if (n < len) {
+		if (n > 0)
+			buf_addc(out, ' ');
+		buf_adds(out, REDACT_TRUNCATED);
 	}
+	redact_findings_add(r, &sp, findings);
+	stats_add(r, &sp, limits, stats);
+	spans_release(&sp);
 	return 0;
 }
 
@@ -105,38 +1487,77 @@ int
 redact_command(struct redactor *r, enum anon_level level, const char *line,
     size_t len, struct redacted_cmd *ret, struct redact_stats *stats)
 {
+	struct spans	 sp = { NULL, 0, 0 };
+	struct lexed	 lx = { NULL, 0, 0 };
 	struct buf	 full = BUF_INIT;
-	char		*copy, *w, *save = NULL;
-	const char	*t;
-	int		 first = 1;
+	size_t		 n, i, cmd;
+	char		**w;
+	int		 limits;
 
-	(void)r;
-	(void)level;
 	memset(ret, 0, sizeof *ret);
-	copy = xstrndup(line, len);
-	for (w = strtok_r(copy, " \t\n", &save); w != NULL;
-	    w = strtok_r(NULL, " \t\n", &save)) {
-		if (first) {
-			t = strrchr(w, '/');
-			ret->command = xstrdup(t != NULL ? t + 1 : w);
-			buf_adds(&full, ret->command);
-			first = 0;
+	if (r == NULL || (line == NULL && len > 0))
+		return -EINVAL;
+	n = redact_cap(line, len);
+	limits = redact_collect(r, level, line, n, &sp);
+	lex_line(line, n, &lx);
+	w = redact_words(r, level, line, &lx, &sp, &cmd);
+
+	buf_add(&full, "", 0);
+	if (level == ANON_MAXIMUM) {
+		for (i = 0; i < lx.n; i++) {
+			if (i > 0)
+				buf_addc(&full, ' ');
+			buf_adds(&full, w[i]);
+		}
+	} else
+		rewrite_range(r, line, 0, n, &sp, &full);
+	if (n < len) {
+		if (full.len > 0)
+			buf_addc(&full, ' ');
+		buf_adds(&full, REDACT_TRUNCATED);
+	}
+	ret->full = buf_detach(&full, NULL);
+	ret->command = cmd != (size_t)-1 ? basename_of(w[cmd]) : xstrdup("");
+	ret->args = xcalloc(lx.n + 2, sizeof *ret->args);
+	for (i = 0; i < lx.n; i++) {
+		if (i == cmd) {
+			free(w[i]);
 			continue;
 		}
-		t = arg_type(w);
-		if (t != NULL && stats != NULL)
-			stats->count++;
-		ret->args = xreallocarray(ret->args, ret->nargs + 1,
-		    sizeof *ret->args);
-		ret->args[ret->nargs++] = xstrdup(t != NULL ? t : w);
-		buf_addc(&full, ' ');
-		buf_adds(&full, t != NULL ? t : w);
+		ret->args[ret->nargs++] = w[i];
 	}
-	if (ret->command == NULL)
-		ret->command = xstrdup("");
-	ret->full = buf_detach(&full, NULL);
-	free(copy);
+	if (n < len)
+		ret->args[ret->nargs++] = xstrdup(REDACT_TRUNCATED);
+	free(w);
+	free(lx.v);
+	stats_add(r, &sp, limits, stats);
+	spans_release(&sp);
 	return 0;
+}
+
+/* Run one rule and report its first secret span. */
+int
+redactor_rule_match(struct redactor *r, const char *id, const char *in,
+    size_t len, size_t *ret_start, size_t *ret_end)
+{
+	struct spans	sp = { NULL, 0, 0 };
+	size_t		i;
+	int		error = -ENOENT;
+
+	for (i = 0; i < r->nrules; i++) {
+		if (strcmp(r->rules[i].id, id) == 0)
+			break;
+	}
+	if (i == r->nrules)
+		return -EINVAL;
+	rule_run(r, i, in, len, &sp, 1);
+	if (sp.n > 0) {
+		*ret_start = sp.v[0].start;
+		*ret_end = sp.v[0].end;
+		error = 0;
+	}
+	spans_release(&sp);
+	return error;
 }
 
 /* Release a redacted command. */

@@ -15,6 +15,16 @@
 
 #include <stddef.h>
 
+/*
+ * Each field is redacted over at most this many bytes; the rest is
+ * replaced by REDACT_TRUNCATED and never stored raw.
+ */
+#define REDACT_MAX_FIELD	(64 * 1024)
+#define REDACT_TRUNCATED	"[TRUNCATED]"
+
+/* PCRE2 match limit per match call; on overflow the engine fails closed. */
+#define REDACT_MATCH_LIMIT	200000
+
 struct buf;
 struct redactor;
 
@@ -75,6 +85,26 @@ int		 redactor_load(const char *dir, struct redactor **ret,
 		    char **cause);
 struct redactor	*redactor_free(struct redactor *);
 size_t		 redactor_nrules(const struct redactor *);
+
+/* Number of distinct rule types ("api_key", "aws_access_key" ...). */
+size_t		 redactor_ntypes(const struct redactor *);
+
+/*
+ * Set the login name redacted as [REDACTED_USER] at standard and above
+ * (NULL or a name shorter than 3 bytes, or "root", disables it).  The
+ * default is the name of the real user id.
+ */
+void		 redactor_set_username(struct redactor *, const char *);
+
+/*
+ * Run only rule id over in, with its allow-lists and entropy gate, and
+ * return the byte span of the first secret it finds.  For tests and
+ * "deliberate rules test".  Returns 0, -ENOENT for no match, -EINVAL for
+ * an unknown id.
+ */
+int		 redactor_rule_match(struct redactor *, const char *id,
+		    const char *in, size_t len, size_t *ret_start,
+		    size_t *ret_end);
 
 /*
  * Redact free text (a comment, a modified command, a line on stdin) into

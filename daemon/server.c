@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "daemon.h"
 #include "event.h"
+#include "jsonutil.h"
 #include "log.h"
 #include "proto.h"
 #include "redact.h"
@@ -274,7 +275,7 @@ record(struct daemon *d, struct event *ev, struct verdict *v,
 {
 	struct entry_env	 env;
 	struct json_object	*e, *cmd, *name;
-	char			 day[11];
+	char			 day[11], *fixed;
 	const char		*line;
 	size_t			 len;
 	int			 r;
@@ -288,7 +289,13 @@ record(struct daemon *d, struct event *ev, struct verdict *v,
 	e = entry_build(&env, ev, v, received, ret_id, day);
 	line = json_object_to_json_string_length(e, JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	/* The dataset is UTF-8 whatever a module got wrong. */
+	if ((fixed = utf8_sanitize(line, len, &len)) != NULL) {
+		log_warnx("an entry had invalid UTF-8; replaced");
+		line = fixed;
+	}
 	r = store_append(&d->store, day, line, len);
+	free(fixed);
 	if (r == 0) {
 		d->written++;
 		if (d->disk_full) {

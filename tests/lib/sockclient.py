@@ -33,7 +33,10 @@ def main():
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(timeout)
     s.connect(path)
-    s.sendall(data)
+    try:
+        s.sendall(data)
+    except BrokenPipeError:
+        pass  # the daemon may refuse us and close; read its reply
     if half:
         s.shutdown(socket.SHUT_WR)
     got = b""

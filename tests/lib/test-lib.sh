@@ -22,7 +22,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/dlb-$TEST_NAME.XXXXXX")
 chmod 0755 "$T"
 export HOME="$T/home" DELIBERATE_HOME="$T/home/.deliberate"
 export XDG_RUNTIME_DIR="$T/xdg" DELIBERATE_SOCKET="$T/xdg/deliberate/sock"
-export DELIBERATE_SHARE="$SRC"
+export DELIBERATE_SHARE="${DELIBERATE_TEST_SHARE:-$SRC}"
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
 chmod 0700 "$XDG_RUNTIME_DIR"
 export PATH="$BUILD:$PATH"
@@ -39,7 +39,7 @@ test_when_finished() {
 
 _test_exit() {
 	local rc=$?
-	[ -n "$DAEMON_PID" ] && kill "$DAEMON_PID" 2>/dev/null
+	[ -f "$T/daemon.pid" ] && kill "$(cat "$T/daemon.pid")" 2>/dev/null
 	eval "$test_cleanup" >/dev/null 2>&1
 	if [ "${KEEP_TEST_DIR:-}" = 1 ] || [ $rc -ne 0 -a $rc -ne 77 ]; then
 		if [ -f "$T/daemon.log" ]; then
@@ -63,7 +63,7 @@ skip_all() {
 # test_expect_success 'description' 'commands'
 test_expect_success() {
 	test_count=$((test_count + 1))
-	if (set -e; eval "$2") >"$T/test.out" 2>&1; then
+	if (set -e -o pipefail; eval "$2") >"$T/test.out" 2>&1; then
 		say "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
@@ -95,27 +95,42 @@ daemon_start() {
 	rm -f "$fifo"; mkfifo "$fifo"
 	"$BUILD/deliberated" --ready-fd 3 "$@" 3>"$fifo" >>"$T/daemon.log" 2>&1 &
 	DAEMON_PID=$!
+	echo "$DAEMON_PID" >"$T/daemon.pid"
 	if ! read -t 20 line <"$fifo"; then
 		echo "daemon did not become ready" >&2
-		cat "$T/daemon.log" >&2
-		return 1
+		exit 1
 	fi
 	rm -f "$fifo"
 }
 
+# Wait until a pid is gone (it may not be our child when started inside
+# a test's subshell).
+_wait_gone() {
+	local i
+	for i in $(seq 1 200); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # Stop the daemon (SIGTERM) and wait for it.
 daemon_stop() {
-	[ -n "$DAEMON_PID" ] || return 0
-	kill "$DAEMON_PID" 2>/dev/null
-	wait "$DAEMON_PID" 2>/dev/null
+	local pid
+	pid=$(cat "$T/daemon.pid" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null
+	_wait_gone "$pid"
+	rm -f "$T/daemon.pid"
 	DAEMON_PID=
 }
 
 # Kill the daemon hard.
 daemon_kill9() {
-	[ -n "$DAEMON_PID" ] || return 0
-	kill -9 "$DAEMON_PID" 2>/dev/null
-	wait "$DAEMON_PID" 2>/dev/null
+	local pid
+	pid=$(cat "$T/daemon.pid" 2>/dev/null) || return 0
+	kill -9 "$pid" 2>/dev/null
+	_wait_gone "$pid"
+	rm -f "$T/daemon.pid"
 	DAEMON_PID=
 }
 

@@ -1,0 +1,503 @@
+/*
+ * Tests for the redaction engine: every rule's own examples and
+ * negatives, the seed examples, the secret and clean corpora, levels,
+ * idempotence, overlaps, limits and odd bytes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "harness.h"
+#include "redact.h"
+#include "rulefile.h"
+#include "xmalloc.h"
+
+static struct redactor	*R;
+static const char	*src;
+static size_t		 fig_lines, fig_clean, fig_secrets, fig_left;
+static size_t		 fig_fp, fig_cleanlines;
+static double		 fig_patho, fig_us;
+
+static char *
+red(enum anon_level level, const char *in)
+{
+	struct buf	b = BUF_INIT;
+
+	if (redact_text(R, level, in, strlen(in), &b, NULL, NULL) != 0)
+		return xstrdup("(error)");
+	buf_add(&b, "", 0);
+	return buf_detach(&b, NULL);
+}
+
+static void
+t_load(void)
+{
+	char	*dir, *cause = NULL;
+	int	 error;
+
+	xasprintf(&dir, "%s/redaction-rules", src);
+	error = redactor_load(dir, &R, &cause);
+	if (error != 0)
+		fprintf(stderr, "load: %s\n", cause);
+	CHECK_INT(error, 0);
+	free(cause);
+	free(dir);
+	if (R != NULL) {
+		redactor_set_username(R, "johndoe");
+		CHECK(redactor_nrules(R) >= 150);
+		CHECK(redactor_ntypes(R) >= 60);
+	}
+}
+
+static void
+t_rule_examples(void)
+{
+	struct rule_set	 set = RULE_SET_INIT;
+	char		*dir, *cause = NULL, *out;
+	const char	*v, *lv;
+	size_t		 i, pos, s, e;
+	enum anon_level	 level;
+	int		 found;
+
+	xasprintf(&dir, "%s/redaction-rules", src);
+	CHECK_INT(rulefile_parse_dir(dir, &set, &cause), 0);
+	free(cause);
+	free(dir);
+	for (i = 0; i < set.n; i++) {
+		const struct rule_stanza *st = &set.v[i];
+
+		level = ANON_MINIMAL;
+		if ((lv = rule_get(st, "level")) != NULL)
+			anon_level_parse(lv, &level);
+		pos = 0;
+		while ((v = rule_next(st, "example", &pos)) != NULL) {
+			char *secret;
+
+			found = redactor_rule_match(R, st->id, v, strlen(v),
+			    &s, &e);
+			if (found != 0) {
+				fprintf(stderr, "rule %s: example not matched:"
+				    " %s\n", st->id, v);
+				CHECK(found == 0);
+				continue;
+			}
+			secret = xstrndup(v + s, e - s);
+			out = red(level, v);
+			if (strstr(out, secret) != NULL) {
+				fprintf(stderr, "rule %s: secret '%s' left in"
+				    " '%s'\n", st->id, secret, out);
+				CHECK(strstr(out, secret) == NULL);
+			} else
+				CHECK(1);
+			free(secret);
+			free(out);
+		}
+		pos = 0;
+		while ((v = rule_next(st, "negative", &pos)) != NULL) {
+			out = red(level, v);
+			if (strcmp(out, v) != 0)
+				fprintf(stderr, "rule %s: negative changed: "
+				    "'%s' -> '%s'\n", st->id, v, out);
+			CHECK_STR(out, v);
+			free(out);
+		}
+	}
+	rule_set_release(&set);
+}
+
+static void
+t_seed(void)
+{
+	struct redacted_cmd	 c;
+	char			*out;
+	static const char	*mysql = "mysql -u admin -p MyP@ssw0rd";
+
+	out = red(ANON_STANDARD, "curl -H 'Authorization: Bearer "
+	    "sk-1234567890' https://api.example.com");
+	CHECK_STR(out, "curl -H 'Authorization: Bearer [REDACTED_API_KEY]' "
+	    "https://[REDACTED_DOMAIN]");
+	free(out);
+	out = red(ANON_STANDARD,
+	    "/home/johndoe/projects/secret-project/src/main.py");
+	CHECK_STR(out, "[HOME]/[PROJECT]/[SUBDIR]/[FILE]");
+	free(out);
+
+	CHECK_INT(redact_command(R, ANON_STANDARD, mysql, strlen(mysql), &c,
+	    NULL), 0);
+	CHECK_STR(c.command, "mysql");
+	CHECK_INT(c.nargs, 4);
+	if (c.nargs == 4) {
+		CHECK_STR(c.args[0], "-u");
+		CHECK_STR(c.args[1], "[REDACTED_USER]");
+		CHECK_STR(c.args[2], "-p");
+		CHECK_STR(c.args[3], "[REDACTED_PASSWORD]");
+	}
+	CHECK_STR(c.full, "mysql -u [REDACTED_USER] -p [REDACTED_PASSWORD]");
+	redacted_cmd_release(&c);
+
+	CHECK_INT(redact_command(R, ANON_MINIMAL, mysql, strlen(mysql), &c,
+	    NULL), 0);
+	CHECK_INT(c.nargs, 4);
+	if (c.nargs == 4)
+		CHECK_STR(c.args[3], "[REDACTED_PASSWORD]");
+	CHECK(strstr(c.full, "MyP@ssw0rd") == NULL);
+	redacted_cmd_release(&c);
+}
+
+static int
+contains(const char *hay, size_t n, const char *needle)
+{
+	return memmem(hay, n, needle, strlen(needle)) != NULL;
+}
+
+static void
+t_corpus_secrets(void)
+{
+	char			*path, *line = NULL, *f[16], *p;
+	size_t			 sz = 0, nf, i, left;
+	ssize_t			 n;
+	FILE			*fp;
+	struct redacted_cmd	 c;
+	struct buf		 b = BUF_INIT;
+
+	xasprintf(&path, "%s/tests/fixtures/redact/secrets.tsv", src);
+	fp = fopen(path, "r");
+	CHECK(fp != NULL);
+	free(path);
+	if (fp == NULL)
+		return;
+	while ((n = getline(&line, &sz, fp)) > 0) {
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		nf = 0;
+		for (p = line; p != NULL && nf < 16; ) {
+			f[nf++] = p;
+			if ((p = strchr(p, '\t')) != NULL)
+				*p++ = '\0';
+		}
+		fig_lines++;
+		CHECK_INT(redact_command(R, ANON_MINIMAL, f[0], strlen(f[0]),
+		    &c, NULL), 0);
+		left = 0;
+		for (i = 1; i < nf; i++) {
+			size_t j;
+			int bad;
+
+			fig_secrets++;
+			bad = contains(c.full, strlen(c.full), f[i]);
+			for (j = 0; j < c.nargs; j++)
+				bad |= contains(c.args[j], strlen(c.args[j]),
+				    f[i]);
+			if (bad) {
+				left++;
+				fprintf(stderr, "secret left: %s\n  -> %s\n",
+				    f[0], c.full);
+			}
+		}
+		redacted_cmd_release(&c);
+		/* Idempotence at minimal and standard. */
+		for (i = 0; i < 2; i++) {
+			char *once, *twice;
+
+			once = red((enum anon_level)i, f[0]);
+			twice = red((enum anon_level)i, once);
+			CHECK_STR(twice, once);
+			free(once);
+			free(twice);
+		}
+		fig_left += left;
+		if (left == 0)
+			fig_clean++;
+		CHECK_INT(left, 0);
+	}
+	free(line);
+	fclose(fp);
+	buf_release(&b);
+	CHECK(fig_lines >= 300);
+}
+
+static void
+t_corpus_clean(void)
+{
+	char			*path, *line = NULL, *out;
+	size_t			 sz = 0;
+	ssize_t			 n;
+	FILE			*fp;
+	struct redacted_cmd	 c;
+	clock_t			 t0;
+
+	xasprintf(&path, "%s/tests/fixtures/redact/clean.txt", src);
+	fp = fopen(path, "r");
+	CHECK(fp != NULL);
+	free(path);
+	if (fp == NULL)
+		return;
+	t0 = clock();
+	while ((n = getline(&line, &sz, fp)) > 0) {
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		fig_cleanlines++;
+		out = red(ANON_MINIMAL, line);
+		if (strcmp(out, line) != 0) {
+			fig_fp++;
+			fprintf(stderr, "false positive: %s\n  -> %s\n", line,
+			    out);
+		}
+		CHECK_STR(out, line);
+		free(out);
+		CHECK_INT(redact_command(R, ANON_MINIMAL, line, strlen(line),
+		    &c, NULL), 0);
+		CHECK_STR(c.full, line);
+		redacted_cmd_release(&c);
+	}
+	free(line);
+	fclose(fp);
+	if (fig_cleanlines > 0)
+		fig_us = 1e6 * (double)(clock() - t0) / CLOCKS_PER_SEC /
+		    (double)fig_cleanlines / 2;
+	CHECK(fig_cleanlines >= 150);
+}
+
+static void
+t_quotes_and_stats(void)
+{
+	struct redact_stats	 st = REDACT_STATS_INIT;
+	struct redacted_cmd	 c;
+	static const char	*l = "export GITHUB_TOKEN='ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5' "
+	    "&& gh repo list";
+	size_t			 i;
+
+	CHECK_INT(redact_command(R, ANON_MINIMAL, l, strlen(l), &c, &st), 0);
+	CHECK_STR(c.full, "export GITHUB_TOKEN='[REDACTED_TOKEN]' && gh repo "
+	    "list");
+	CHECK_STR(c.command, "export");
+	CHECK(c.nargs == 5);
+	if (c.nargs == 5) {
+		CHECK_STR(c.args[0], "GITHUB_TOKEN=[REDACTED_TOKEN]");
+		CHECK_STR(c.args[1], "&&");
+		CHECK_STR(c.args[2], "gh");
+	}
+	CHECK_INT(st.count, 1);
+	CHECK_INT(st.nrule_ids, 1);
+	if (st.nrule_ids == 1)
+		CHECK_STR(st.rule_ids[0], "github-pat");
+	CHECK_INT(st.ntypes, 1);
+	for (i = 1; i < st.ntypes; i++)
+		CHECK(strcmp(st.types[i - 1], st.types[i]) < 0);
+	redacted_cmd_release(&c);
+	redact_stats_release(&st);
+}
+
+static void
+t_overlap(void)
+{
+	struct redact_findings	 f = REDACT_FINDINGS_INIT;
+	struct buf		 b = BUF_INIT;
+	static const char	*l = "curl -u admin:ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5 "
+	    "https://x";
+	char			*a, *z;
+	int			 i;
+
+	/* Same span from curl-user-password and github-pat: rule order. */
+	CHECK_INT(redact_text(R, ANON_MINIMAL, l, strlen(l), &b, &f, NULL), 0);
+	CHECK_INT(f.n, 1);
+	if (f.n == 1)
+		CHECK_STR(f.v[0].rule_id, "github-pat");
+	a = buf_detach(&b, NULL);
+	for (i = 0; i < 5; i++) {
+		z = red(ANON_MINIMAL, l);
+		CHECK_STR(z, a);
+		free(z);
+	}
+	free(a);
+	redact_findings_release(&f);
+}
+
+static void
+t_pathological(void)
+{
+	static const char	*units[] = { "a", "-p ", "password=", "://a:",
+	    "@", "key-", "Bearer ", "ghp_", "=\"", "/home/x/", "1.", "-----BEGIN RSA PRIVATE KEY-----", "mysql -p " };
+	struct buf		 b = BUF_INIT;
+	char			*in;
+	size_t			 u, len = 64 * 1024, i;
+	clock_t			 t0;
+	double			 secs;
+
+	in = xmalloc(len + 1);
+	for (u = 0; u < sizeof units / sizeof *units; u++) {
+		for (i = 0; i < len; i++)
+			in[i] = units[u][i % strlen(units[u])];
+		in[len] = '\0';
+		t0 = clock();
+		CHECK_INT(redact_text(R, ANON_STANDARD, in, len, &b, NULL,
+		    NULL), 0);
+		secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+		if (secs > fig_patho)
+			fig_patho = secs;
+		if (secs >= 1.0)
+			fprintf(stderr, "slow: '%s' x 64 KiB: %.3f s\n",
+			    units[u], secs);
+		CHECK(secs < 1.0);
+		buf_reset(&b);
+	}
+	/* Beyond the cap, the rest is a marker. */
+	free(in);
+	in = xmalloc(len * 2 + 64);
+	memset(in, 'b', len * 2);
+	memcpy(in + len + 10, " sk_live_", 9);
+	CHECK_INT(redact_text(R, ANON_MINIMAL, in, len * 2, &b, NULL, NULL), 0);
+	CHECK(b.len < len + 64);
+	CHECK(strstr(buf_str(&b), REDACT_TRUNCATED) != NULL);
+	buf_release(&b);
+	free(in);
+}
+
+static void
+t_binary(void)
+{
+	static const char	 in[] = "echo \xff\xfe ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+	    "\0 --password=\x80\x81secret \xc3\x28";
+	struct buf		 b = BUF_INIT;
+	struct redacted_cmd	 c;
+
+	CHECK_INT(redact_text(R, ANON_MINIMAL, in, sizeof in - 1, &b, NULL,
+	    NULL), 0);
+	CHECK(memmem(b.data, b.len, "ghp_aB3", 7) == NULL);
+	CHECK(memmem(b.data, b.len, "secret", 6) == NULL);
+	CHECK(memmem(b.data, b.len, "\0 --password=", 13) != NULL);
+	buf_release(&b);
+	CHECK_INT(redact_command(R, ANON_MAXIMUM, in, sizeof in - 1, &c,
+	    NULL), 0);
+	redacted_cmd_release(&c);
+	CHECK_INT(redact_text(R, ANON_MINIMAL, "", 0, &b, NULL, NULL), 0);
+	CHECK_INT(b.len, 0);
+	buf_release(&b);
+}
+
+static void
+t_levels(void)
+{
+	struct redacted_cmd	 c;
+	char			*out;
+	const char		*l = "scp -i ~/.ssh/id_ed25519 report.pdf "
+	    "deploy@10.20.30.40:/srv/reports/";
+
+	out = red(ANON_STANDARD, l);
+	CHECK_STR(out, "scp -i [HOME]/.ssh/id_ed25519 report.pdf "
+	    "[REDACTED_USER]@[REDACTED_IP]:/srv/reports/");
+	free(out);
+	out = red(ANON_MINIMAL, l);
+	CHECK_STR(out, l);
+	free(out);
+	out = red(ANON_STANDARD, "git commit -m 'fix billing for ACME' && "
+	    "echo jane@example.org && chown johndoe file");
+	CHECK_STR(out, "git commit -m '[MESSAGE]' && echo [REDACTED_EMAIL] "
+	    "&& chown [REDACTED_USER] file");
+	free(out);
+	out = red(ANON_STANDARD, "cat /etc/passwd /tmp/x ~/notes.txt "
+	    "/data/acme/q3.csv ~/projects/app/.env");
+	CHECK_STR(out, "cat /etc/passwd /tmp/x [HOME]/[FILE] [PATH] "
+	    "[HOME]/[PROJECT]/.env");
+	free(out);
+
+	l = "git push -u origin feature/x --force-with-lease=main | tee log";
+	CHECK_INT(redact_command(R, ANON_MAXIMUM, l, strlen(l), &c, NULL), 0);
+	CHECK_STR(c.full, "git [ARG] -u [ARG] [PATH] --force-with-lease=[ARG] "
+	    "| tee [ARG]");
+	CHECK_STR(c.command, "git");
+	redacted_cmd_release(&c);
+	out = red(ANON_MAXIMUM, "PGPASSWORD=x /usr/bin/psql -h db.example.com");
+	CHECK_STR(out, "PGPASSWORD=[REDACTED_PASSWORD] psql -h "
+	    "[REDACTED_DOMAIN]");
+	free(out);
+}
+
+static void
+write_file(const char *path, const char *s)
+{
+	FILE	*fp = fopen(path, "w");
+
+	if (fp != NULL) {
+		fputs(s, fp);
+		fclose(fp);
+	}
+}
+
+static int
+load_bad(const char *rules)
+{
+	char			 dir[] = "/tmp/test-redact-XXXXXX", *path;
+	char			*cause = NULL;
+	struct redactor		*r = NULL;
+	int			 error;
+
+	if (mkdtemp(dir) == NULL)
+		return 0;
+	xasprintf(&path, "%s/x.rules", dir);
+	write_file(path, rules);
+	error = redactor_load(dir, &r, &cause);
+	redactor_free(r);
+	free(cause);
+	unlink(path);
+	free(path);
+	rmdir(dir);
+	return error;
+}
+
+static void
+t_lint(void)
+{
+	CHECK(load_bad("[rule a]\ntype = t\nlabel = [X]\npattern = "
+	    "[\\w.-]{0,50}?key=(?<secret>\\w+)\nexample = key=abc\n"
+	    "negative = x\n") != 0);
+	CHECK(load_bad("[rule a]\ntype = t\nlabel = [X]\npattern = "
+	    "key=(\\w+)\nexample = key=abc\nnegative = x\n") != 0);
+	CHECK(load_bad("[rule a]\ntype = t\nlabel = [X]\npattern = "
+	    "key=(?<secret>\\w+)\nnegative = x\n") != 0);
+	CHECK(load_bad("[rule a]\ntype = t\nlabel = [X]\npattern = "
+	    "key=(?<secret>\\w+)\nexample = key=a\nnegative = x\n"
+	    "[rule a]\ntype = t\nlabel = [X]\npattern = "
+	    "k=(?<secret>\\w+)\nexample = k=a\nnegative = x\n") != 0);
+	CHECK(load_bad("[rule a]\ntype = t\nlabel = [X]\npattern = "
+	    ".*key=(?<secret>\\w+)\nexample = key=a\nnegative = x\n") != 0);
+	CHECK(load_bad("[rule a]\ntype = t\nlabel = [X]\npattern = "
+	    "key=(?<secret>\\w+)\nexample = key=a\nnegative = x\n") == 0);
+}
+
+int
+main(void)
+{
+	if ((src = getenv("DELIBERATE_SRC")) == NULL)
+		src = ".";
+	RUN(t_load);
+	if (R == NULL)
+		return harness_done();
+	RUN(t_rule_examples);
+	RUN(t_seed);
+	RUN(t_corpus_secrets);
+	RUN(t_corpus_clean);
+	RUN(t_quotes_and_stats);
+	RUN(t_overlap);
+	RUN(t_pathological);
+	RUN(t_binary);
+	RUN(t_levels);
+	RUN(t_lint);
+	printf("redact corpus: %zu rules, %zu types, recall %zu/%zu lines "
+	    "(%.1f%%), %zu/%zu secrets left, %zu/%zu clean lines changed, "
+	    "%.1f us/command, worst 64 KiB input %.3f s\n",
+	    redactor_nrules(R), redactor_ntypes(R), fig_clean, fig_lines,
+	    fig_lines ? 100.0 * (double)fig_clean / (double)fig_lines : 0.0,
+	    fig_left, fig_secrets, fig_fp, fig_cleanlines, fig_us, fig_patho);
+	R = redactor_free(R);
+	return harness_done();
+}
