@@ -19,6 +19,7 @@
 #include "paths.h"
 
 struct json_object;
+struct redactor;
 
 #define EXIT_OK		0
 #define EXIT_FAIL	1
@@ -62,14 +63,19 @@ int	cli_call(struct json_object *req, int timeout_ms,
 /* A new request object with "v" and "type". */
 struct json_object *cli_request(const char *type);
 
+/* Load the redaction rules; prints the error and returns NULL on failure. */
+struct redactor *cli_load_redactor(void);
+
 /* The path of a sibling program (deliberated) next to this binary. */
 char	*cli_sibling(const char *name);
 
 int	cmd_check(int, char **);
+int	cmd_check_privacy(int, char **);
 int	cmd_classify(int, char **);
 int	cmd_daemon(int, char **);
 int	cmd_decision(int, char **);
 int	cmd_log(int, char **);
+int	cmd_redact(int, char **);
 int	cmd_run(int, char **);
 int	cmd_status(int, char **);
 int	cmd_wrap(int, char **);

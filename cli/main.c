@@ -17,11 +17,14 @@
 #include "cli.h"
 #include "client.h"
 #include "proto.h"
+#include "redact.h"
 #include "xmalloc.h"
 
 static const struct cli_command commands[] = {
 	{ "check", cmd_check, "[--record] [--shell S] [--format sh|json] -- 'LINE'",
 	    "ask the daemon for a verdict before running (used by hooks)" },
+	{ "check-privacy", cmd_check_privacy, "[FILE|DIR...]",
+	    "scan stored entries for anything unredacted" },
 	{ "classify", cmd_classify, "[--json] -- 'COMMAND LINE'",
 	    "print the risk verdict for a command line" },
 	{ "daemon", cmd_daemon, "start|stop|status",
@@ -31,6 +34,8 @@ static const struct cli_command commands[] = {
 	    "send the answer to a prompted check (used by hooks)" },
 	{ "log", cmd_log, "[--shell S] [--cwd D] -- ARGV... | --line 'STRING'",
 	    "record a command the way a hook would" },
+	{ "redact", cmd_redact, "[--level minimal|standard|maximum] [--json]",
+	    "redact lines from stdin with the rule set" },
 	{ "run", cmd_run, "[--mode M] [--strict] -- CMD [ARGS...]",
 	    "run a process tree with every exec recorded" },
 	{ "status", cmd_status, "[--json]",
@@ -151,6 +156,23 @@ cli_call(struct json_object *req, int timeout_ms, struct json_object **ret,
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+/* Load the redaction rules from the shared data directory. */
+struct redactor *
+cli_load_redactor(void)
+{
+	struct redactor	*red = NULL;
+	char		*dir, *cause = NULL;
+
+	xasprintf(&dir, "%s/redaction-rules", cli_paths.share);
+	if (redactor_load(dir, &red, &cause) != 0) {
+		cli_error("cannot load redaction rules: %s", cause);
+		free(cause);
+		red = NULL;
+	}
+	free(dir);
+	return red;
 }
 
 /* A program installed next to this one. */
