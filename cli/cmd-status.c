@@ -75,6 +75,7 @@ cmd_status(int argc, char **argv)
 		printf("write errors: %s%s\n", field(rep, "writeErrors"),
 		    json_object_get_boolean(json_object_object_get(rep,
 		    "diskFull")) ? " (disk full)" : "");
+		printf("shim drops: %s\n", field(rep, "preloadDrops"));
 		if (strcmp(field(rep, "lastError"), "-") != 0)
 			printf("last error: %s\n", field(rep, "lastError"));
 	}

@@ -137,7 +137,7 @@ server_listen(struct daemon *d, char **cause)
 		return -EADDRINUSE;
 	}
 	umask(old);
-	if (chmod(d->paths.socket, 0600) == -1 || listen(fd, 512) == -1) {
+	if (chmod(d->paths.socket, 0600) == -1 || listen(fd, SOMAXCONN) == -1) {
 		xasprintf(cause, "cannot listen on '%s': %s", d->paths.socket,
 		    strerror(errno));
 		close(fd);
@@ -609,6 +609,24 @@ req_decision(struct daemon *d, struct json_object *req)
 	return write_reply(req, r, id);
 }
 
+/*
+ * The shim cannot report drops to a daemon it cannot reach: it appends one
+ * byte per dropped event to run/preload-drops, so the count is the size.
+ */
+static int64_t
+preload_drops(const struct daemon *d)
+{
+	struct stat	 st;
+	char		*path;
+	int64_t		 n = 0;
+
+	xasprintf(&path, "%s/run/preload-drops", d->paths.home);
+	if (stat(path, &st) == 0)
+		n = (int64_t)st.st_size;
+	free(path);
+	return n;
+}
+
 static struct json_object *
 req_status(struct daemon *d, struct json_object *req)
 {
@@ -648,6 +666,8 @@ req_status(struct daemon *d, struct json_object *req)
 	    json_object_new_int64(d->store.st.total));
 	json_object_object_add(rep, "redactionRules",
 	    json_object_new_int64((int64_t)redactor_nrules(d->red)));
+	json_object_object_add(rep, "preloadDrops",
+	    json_object_new_int64(preload_drops(d)));
 	add_str(rep, "lastError", d->last_error[0] != '\0' ? d->last_error :
 	    NULL);
 	return rep;
