@@ -21,7 +21,9 @@
 #include "xmalloc.h"
 
 static const struct cli_command commands[] = {
-	{ "check", cmd_check, "[--record] [--shell S] [--format sh|json] -- 'LINE'",
+	{ "check", cmd_check, "[--record] [--shell S] [--format sh|json] "
+	    "[--session ID] [--pid N] [--ppid N] [--cwd D] [--timeout MS] "
+	    "-- 'LINE'",
 	    "ask the daemon for a verdict before running (used by hooks)" },
 	{ "check-privacy", cmd_check_privacy, "[FILE|DIR...]",
 	    "scan stored entries for anything unredacted" },

@@ -48,6 +48,55 @@ static const char *const project_markers[] = {
 	NULL
 };
 
+/*
+ * A small cache of answers that cost system calls (stat of project
+ * markers, access() along PATH, /proc reads), kept for CACHE_TTL_MS: the
+ * daemon builds entries for the same few directories and commands all day.
+ */
+#define CACHE_SLOTS	64
+#define CACHE_TTL_MS	2000.0
+
+struct cache_slot {
+	char		*key;
+	char		*value;
+	int		 n;
+	double		 at;
+};
+
+struct cache {
+	struct cache_slot	slot[CACHE_SLOTS];
+	unsigned		next;
+};
+
+static struct cache	wd_cache, type_cache, comm_cache;
+
+static struct cache_slot *
+cache_get(struct cache *c, const char *key)
+{
+	double	now = clock_mono_ms();
+	size_t	i;
+
+	for (i = 0; i < CACHE_SLOTS; i++) {
+		if (c->slot[i].key != NULL && now - c->slot[i].at <
+		    CACHE_TTL_MS && strcmp(c->slot[i].key, key) == 0)
+			return &c->slot[i];
+	}
+	return NULL;
+}
+
+static void
+cache_put(struct cache *c, const char *key, const char *value, int n)
+{
+	struct cache_slot	*sl = &c->slot[c->next++ % CACHE_SLOTS];
+
+	free(sl->key);
+	free(sl->value);
+	sl->key = xstrdup(key);
+	sl->value = xstrdup(value);
+	sl->n = n;
+	sl->at = clock_mono_ms();
+}
+
 static int
 under(const char *path, const char *dir)
 {
@@ -199,6 +248,59 @@ word_is_sudo(const char *line)
 	    && (line[4] == ' ' || line[4] == '\t' || line[4] == '\0');
 }
 
+static const char *
+cmd_type_cached(const char *name, const struct event *ev, const char *home)
+{
+	struct cache_slot	*sl;
+	struct buf		 key = BUF_INIT;
+	const char		*t;
+
+	if (ev->cmd_type != NULL)
+		return entry_cmd_type(name, ev->cmd_type, NULL, home);
+	buf_addf(&key, "%s\n%s", name, ev->path_env != NULL ? ev->path_env :
+	    "");
+	if ((sl = cache_get(&type_cache, key.data)) != NULL)
+		t = sl->value;
+	else {
+		t = entry_cmd_type(name, NULL, ev->path_env, home);
+		cache_put(&type_cache, key.data, t, 0);
+	}
+	buf_release(&key);
+	return t;
+}
+
+static const char *
+wd_type_cached(const char *cwd, const char *home, int *ret_depth)
+{
+	struct cache_slot	*sl;
+	const char		*t;
+
+	if (cwd == NULL)
+		return entry_wd_type(cwd, home, ret_depth);
+	if ((sl = cache_get(&wd_cache, cwd)) != NULL) {
+		*ret_depth = sl->n;
+		return sl->value;
+	}
+	t = entry_wd_type(cwd, home, ret_depth);
+	cache_put(&wd_cache, cwd, t, *ret_depth);
+	return t;
+}
+
+static void
+comm_cached(pid_t pid, char *buf, size_t len)
+{
+	struct cache_slot	*sl;
+	char			 key[32];
+
+	snprintf(key, sizeof key, "%ld", (long)pid);
+	if ((sl = cache_get(&comm_cache, key)) != NULL) {
+		snprintf(buf, len, "%s", sl->value);
+		return;
+	}
+	sysinfo_comm(pid, buf, len);
+	cache_put(&comm_cache, key, buf, 0);
+}
+
 static struct json_object *
 build_command(const struct entry_env *env, const struct event *ev,
     struct redact_stats *stats, double *redact_ms)
@@ -222,8 +324,8 @@ build_command(const struct entry_env *env, const struct event *ev,
 	json_object_object_add(c, "args", strv_json((const char *const *)
 	    rc.args, rc.nargs));
 	json_object_object_add(c, "fullCommand", jstr(rc.full));
-	json_object_object_add(c, "type", jstr(entry_cmd_type(rc.command,
-	    ev->cmd_type, ev->path_env, env->home)));
+	json_object_object_add(c, "type", jstr(cmd_type_cached(rc.command,
+	    ev, env->home)));
 	json_object_object_add(c, "hasRedirection",
 	    json_object_new_boolean((f & SHL_REDIR) != 0));
 	json_object_object_add(c, "hasPipe",
@@ -290,7 +392,7 @@ build_context(const struct entry_env *env, const struct event *ev)
 	json_object_object_add(ctx, "environment", e);
 
 	wd = json_object_new_object();
-	wdt = entry_wd_type(ev->cwd, env->home, &depth);
+	wdt = wd_type_cached(ev->cwd, env->home, &depth);
 	json_object_object_add(wd, "type", jstr(wdt));
 	json_object_object_add(wd, "depth", json_object_new_int(depth));
 	json_object_object_add(ctx, "workingDirectory", wd);
@@ -305,7 +407,7 @@ build_context(const struct entry_env *env, const struct event *ev)
 		    strcmp(src, "cli") != 0)
 			snprintf(comm, sizeof comm, "%s", ev->parent);
 		else
-			sysinfo_comm(ppid, comm, sizeof comm);
+			comm_cached(ppid, comm, sizeof comm);
 		pp = json_object_new_object();
 		json_object_object_add(pp, "name", jstr(comm[0] != '\0' ? comm :
 		    "unknown"));
@@ -436,8 +538,8 @@ entry_build(const struct entry_env *env, const struct event *ev,
 	json_object_object_add(perf, "totalTime", json_num(total));
 	json_object_object_add(perf, "stages", stages);
 	res = json_object_new_object();
-	json_object_object_add(res, "cpuPercent", json_num(sysinfo_cpu_percent()));
-	json_object_object_add(res, "memoryMB", json_num(sysinfo_rss_mb()));
+	json_object_object_add(res, "cpuPercent", json_num(env->cpu_percent));
+	json_object_object_add(res, "memoryMB", json_num(env->rss_mb));
 	json_object_object_add(res, "cacheHit",
 	    json_object_new_boolean(v->cache_hit));
 	json_object_object_add(perf, "resources", res);

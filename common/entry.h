@@ -24,6 +24,8 @@ struct entry_env {
 	const unsigned char	*key;		/* USERKEY_LEN bytes */
 	const char		*home;		/* the user's home */
 	struct sysstate		 sys;		/* sampled by the caller */
+	double			 cpu_percent;	/* the daemon's own, sampled */
+	double			 rss_mb;
 };
 
 #define WD_HOME		"home"

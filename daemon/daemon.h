@@ -44,6 +44,8 @@ struct daemon {
 	char			 last_error[256];
 	int			 disk_full;
 	struct sysstate		 sys;
+	double			 cpu_percent;
+	double			 rss_mb;
 	double			 sys_at;	/* when sys was sampled */
 	struct pending		*pending;	/* checks awaiting a decision */
 	size_t			 npending;

@@ -65,6 +65,17 @@ struct pending {
 enum { TAG_LISTEN = 1, TAG_SIGNAL, TAG_TIMER };
 
 static struct client	*clients;
+
+/*
+ * A check that needs no prompt is answered first and recorded right after
+ * the reply is on its way, so the shell waits for the verdict only.
+ */
+static struct {
+	int		active;
+	struct event	ev;
+	struct verdict	v;
+	double		received;
+} deferred;
 static int		 tag_listen = TAG_LISTEN, tag_signal = TAG_SIGNAL;
 static int		 tag_timer = TAG_TIMER;
 
@@ -264,6 +275,8 @@ sample_sys(struct daemon *d)
 
 	if (d->sys_at == 0 || now - d->sys_at > 1000) {
 		sysinfo_state(d->paths.data, &d->sys);
+		d->cpu_percent = sysinfo_cpu_percent();
+		d->rss_mb = sysinfo_rss_mb();
 		d->sys_at = now;
 	}
 }
@@ -286,6 +299,8 @@ record(struct daemon *d, struct event *ev, struct verdict *v,
 	env.key = d->key;
 	env.home = d->home;
 	env.sys = d->sys;
+	env.cpu_percent = d->cpu_percent;
+	env.rss_mb = d->rss_mb;
 	e = entry_build(&env, ev, v, received, ret_id, day);
 	line = json_object_to_json_string_length(e, JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
@@ -454,9 +469,9 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	struct json_object	*rep, *o, *bd, *t;
 	struct pending		*p;
 	const char		*action;
-	char			*cause = NULL, id[37];
+	char			*cause = NULL;
 	enum mode		 mode = d->cfg.mode;
-	int			 rec = 0, r;
+	int			 rec = 0;
 
 	if (event_parse(req, &ev, &cause) != 0) {
 		rep = proto_error(req, cause);
@@ -533,15 +548,11 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	free(ev.action);
 	ev.action = xstrdup(strcmp(action, "deny") == 0 ? "cancel" :
 	    "execute");
-	r = record(d, &ev, &v, received, id);
-	verdict_release(&v);
-	event_release(&ev);
-	if (r != 0) {
-		json_object_put(rep);
-		return write_reply(req, r, NULL);
-	}
+	deferred.ev = ev;
+	deferred.v = v;
+	deferred.received = received;
+	deferred.active = 1;
 	json_object_object_add(rep, "recorded", json_object_new_boolean(1));
-	add_str(rep, "id", id);
 	return rep;
 }
 
@@ -693,6 +704,8 @@ dispatch(struct daemon *d, struct client *c, struct json_object *req,
 	return proto_error(req, "unknown request type");
 }
 
+static int	flush_out(struct client *);
+
 static void
 handle_message(struct daemon *d, struct client *c, const char *msg,
     size_t len)
@@ -728,6 +741,15 @@ handle_message(struct daemon *d, struct client *c, const char *msg,
 		json_object_put(rep);
 	if (req != NULL)
 		json_object_put(req);
+	if (deferred.active) {
+		char	id[37];
+
+		flush_out(c);
+		deferred.active = 0;
+		record(d, &deferred.ev, &deferred.v, deferred.received, id);
+		verdict_release(&deferred.v);
+		event_release(&deferred.ev);
+	}
 }
 
 static void

@@ -1,0 +1,287 @@
+# Deliberate hook for interactive bash (4.4 or later).  Enable it with one
+# line at the end of ~/.bashrc:
+#
+#	source /path/to/deliberate.bash
+#
+# Every command line is checked by the daemon before it runs: safe lines
+# run at once, moderate ones with a one-line note, dangerous ones ask
+# y/N/e (prompt mode) or are refused (enforce mode).  See README.md here.
+#
+# Mechanism: PS0 (expanded once after a line is read, before it runs) arms
+# a flag; the DEBUG trap, with extdebug so that a non-zero return skips the
+# command, takes the first simple command of an armed line, reads the
+# whole line from the history list (through the deliberate_hook loadable
+# builtin: no fork) and checks it.  A refused line is abandoned with
+# SIGINT, so nothing after it on the line runs and $? is 130.
+# PROMPT_COMMAND re-arms nothing; it only marks the history count and
+# records lines that fired no DEBUG trap (function definitions).
+
+# Nothing at all in non-interactive shells, scripts and bash -c.
+[[ $- == *i* ]] || return 0
+# Include guard: sourcing again is harmless.
+[[ -z ${__deliberate_loaded-} ]] || return 0
+__deliberate_loaded=1
+
+__dlb_builtin=0
+__dlb_cli=
+__dlb_warned=0
+__dlb_armed=0
+__dlb_e=
+__dlb_prev_debug=
+__dlb_ps0='${__dlb_e:0:$((__dlb_armed=1,0))}'
+DELIBERATE_SESSION="bash-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
+
+__deliberate_load() {
+	local f dir=${BASH_SOURCE[0]%/*} cli=
+	[[ $dir == "${BASH_SOURCE[0]}" ]] && dir=.
+	if hash deliberate 2>/dev/null; then
+		cli=${BASH_CMDS[deliberate]-}
+	fi
+	__dlb_cli=$cli
+	for f in "${DELIBERATE_BASH_BUILTIN-}" "$dir/deliberate-bash.so" \
+	    "$dir/../lib/deliberate/deliberate-bash.so" \
+	    "${cli%/*}/deliberate-bash.so" \
+	    "${cli%/*}/../lib/deliberate/deliberate-bash.so"; do
+		[[ -n $f && -f $f ]] || continue
+		if enable -f "$f" deliberate_hook 2>/dev/null; then
+			__dlb_builtin=1
+			return 0
+		fi
+	done
+	return 0
+}
+
+# Set $? for whatever runs next (a chained DEBUG trap wants the user's).
+__deliberate_status() {
+	return "$1"
+}
+
+__deliberate_warn_down() {
+	(( __dlb_warned )) && return 0
+	__dlb_warned=1
+	printf 'deliberate: daemon unreachable; commands run unchecked ' >&2
+	printf '(start it with: deliberate daemon start)\n' >&2
+}
+
+# Ask the daemon about $1; $2 is the flags for the builtin (-r, -e).
+# Sets DELIBERATE_ACTION and friends; "down" when there is no answer.
+__deliberate_ask() {
+	local out rc
+	if (( __dlb_builtin )); then
+		deliberate_hook check $2 -f -- "$1"
+		return
+	fi
+	DELIBERATE_ACTION=down
+	[[ -n $__dlb_cli ]] || return 3
+	local rec=
+	[[ $2 == *-r* || $2 == *-e* ]] && rec=--record
+	out=$("$__dlb_cli" check $rec --shell bash --format sh \
+	    --session "$DELIBERATE_SESSION" --pid "$$" --ppid "$PPID" \
+	    --timeout 90 -- "$1" 2>/dev/null)
+	rc=$?
+	if [[ $rc == 0 || $rc == 1 ]]; then
+		eval "$out"
+	else
+		DELIBERATE_ACTION=down
+	fi
+	return $rc
+}
+
+# Send the answer to a prompted check.
+__deliberate_decide() {
+	local id=$1 action=$2 ms=$3
+	[[ -n $id ]] || return 0
+	if (( __dlb_builtin )); then
+		deliberate_hook decision "$id" "$action" "$ms" ${4+"$4"}
+	else
+		"$__dlb_cli" decision --check-id "$id" --action "$action" \
+		    --time "$ms" ${4+--modified "$4"} >/dev/null 2>&1
+	fi
+	return 0
+}
+
+# Milliseconds since $1 (an EPOCHREALTIME value).
+__deliberate_ms() {
+	local now=${EPOCHREALTIME/[!0-9]/} then=${1/[!0-9]/}
+	__dlb_ms=$(( (10#$now - 10#$then) / 1000 ))
+}
+
+# The line being run, without forking when the builtin is there.
+__deliberate_line() {
+	if (( __dlb_builtin )); then
+		deliberate_hook line
+		return
+	fi
+	local h
+	h=$(HISTTIMEFORMAT= builtin history 1)
+	DELIBERATE_LINE=$BASH_COMMAND
+	[[ $h =~ ^\ *[0-9]+\*?\ \ (.*)$ ]] && DELIBERATE_LINE=${BASH_REMATCH[1]}
+}
+
+# Ask y/N/e for a dangerous line.  Returns 0 to run it, 1 to refuse.
+__deliberate_prompt() {
+	local line=$1 id=${DELIBERATE_CHECK_ID-} ans= new= t0 tty=/dev/tty
+	local to=${DELIBERATE_PROMPT_TIMEOUT:-${DELIBERATE_TIMEOUT:-30}}
+	[[ -w $tty ]] || tty=/dev/stderr
+	{
+		printf '\ndeliberate: \e[1;31mdangerous\e[0m command\n'
+		printf '  %s\n' "$line"
+		printf '  rule:  %s: %s\n' "${DELIBERATE_RULE:-?}" \
+		    "${DELIBERATE_DESC:-}"
+		[[ -n ${DELIBERATE_ALT-} ]] &&
+		    printf '  safer: %s\n' "$DELIBERATE_ALT"
+		printf 'Run it? [y/N/e(dit)] (%ss) ' "$to"
+	} >"$tty"
+	t0=$EPOCHREALTIME
+	if ! read -r -s -n 1 -t "$to" ans <"$tty"; then
+		__deliberate_ms "$t0"
+		printf '\ndeliberate: no answer in %ss, cancelled\n' "$to" \
+		    >"$tty"
+		__deliberate_decide "$id" timeout "$__dlb_ms"
+		return 1
+	fi
+	case $ans in
+	[yY])
+		__deliberate_ms "$t0"
+		printf 'y\n' >"$tty"
+		__deliberate_decide "$id" execute "$__dlb_ms"
+		return 0
+		;;
+	[eE])
+		printf 'e\n' >"$tty"
+		read -r -e -i "$line" -p 'edit> ' new <"$tty" || new=
+		__deliberate_ms "$t0"
+		if [[ -z ${new//[[:space:]]/} ]]; then
+			__deliberate_decide "$id" cancel "$__dlb_ms"
+			printf 'deliberate: cancelled\n' >"$tty"
+			return 1
+		fi
+		__deliberate_decide "$id" modify "$__dlb_ms" "$new"
+		builtin history -s -- "$new"
+		__deliberate_run_edited "$new"
+		return 1
+		;;
+	*)
+		__deliberate_ms "$t0"
+		printf 'N\ndeliberate: cancelled\n' >"$tty"
+		__deliberate_decide "$id" cancel "$__dlb_ms"
+		return 1
+		;;
+	esac
+}
+
+# Check an edited line again and run it if it passes.
+__deliberate_run_edited() {
+	local __dlb_new=$1
+	__deliberate_judge "$__dlb_new" -r || return 1
+	eval "$__dlb_new"
+}
+
+# Decide about one line.  Returns 0 to run it, non-zero to refuse.
+__deliberate_judge() {
+	local line=$1 flags=$2
+	__deliberate_ask "$line" "$flags"
+	case ${DELIBERATE_ACTION-} in
+	down|'')
+		__deliberate_warn_down
+		return 0
+		;;
+	prompt)
+		__deliberate_prompt "$line"
+		return
+		;;
+	deny)
+		printf 'deliberate: refused (enforce mode): %s: %s\n' \
+		    "${DELIBERATE_RULE:-?}" "${DELIBERATE_DESC:-}" >&2
+		[[ -n ${DELIBERATE_ALT-} ]] &&
+		    printf '  safer: %s\n' "$DELIBERATE_ALT" >&2
+		return 1
+		;;
+	*)
+		if [[ ${DELIBERATE_RISK-} == moderate &&
+		    ${DELIBERATE_NOTE-} == true ]]; then
+			printf 'deliberate: moderate risk: %s\n' \
+			    "${DELIBERATE_DESC:-${DELIBERATE_RULE:-}}" >&2
+		fi
+		return 0
+		;;
+	esac
+}
+
+# Called from the DEBUG trap on the first command of an armed line.
+__deliberate_preexec() {
+	local line flags=-r
+	__deliberate_line
+	line=${DELIBERATE_LINE-}
+	[[ -n ${line//[[:space:]]/} ]] || return 0
+	# Privacy: a line typed with a leading space is checked but never
+	# recorded, whatever HISTCONTROL says.
+	[[ $line == [[:space:]]* ]] && flags=
+	__deliberate_judge "$line" "$flags"
+}
+
+# The DEBUG trap.  $1 is $_ of the user's last command, put back at the
+# end; $? is restored by bash itself.
+__deliberate_debug() {
+	local __dlb_st=$? __dlb_r=0
+	if [[ -n $__dlb_prev_debug ]]; then
+		__deliberate_status "$__dlb_st"
+		eval "$__dlb_prev_debug"
+	fi
+	if [[ $__dlb_armed == 1 && $BASH_COMMAND != __deliberate_precmd* ]]
+	then
+		__dlb_armed=0
+		if ! __deliberate_preexec; then
+			# Abandon the whole line, in a subshell too.
+			[[ $BASHPID != "$$" ]] && kill -INT "$$"
+			kill -INT "$BASHPID"
+			__dlb_r=1
+		fi
+	fi
+	: "$1"
+	return $__dlb_r
+}
+
+__deliberate_precmd() {
+	local __dlb_st=$?
+	if [[ $__dlb_armed == 1 ]]; then
+		# The line fired no DEBUG trap (a function definition).
+		__dlb_armed=0
+		__deliberate_line
+		if [[ -n ${DELIBERATE_LINE//[[:space:]]/} &&
+		    $DELIBERATE_LINE != [[:space:]]* ]]; then
+			__deliberate_ask "$DELIBERATE_LINE" -e
+			[[ $DELIBERATE_ACTION == down ]] && __deliberate_warn_down
+		fi
+	fi
+	(( __dlb_builtin )) && deliberate_hook mark
+	# Another tool may have replaced PS0 since.
+	[[ ${PS0-} == *"$__dlb_ps0"* ]] || PS0=${PS0-}$__dlb_ps0
+	return $__dlb_st
+}
+
+__deliberate_install() {
+	local t
+	__deliberate_load
+	# Keep an existing DEBUG trap and run it first.
+	t=$(trap -p DEBUG)
+	if [[ -n $t ]]; then
+		eval "__deliberate_trapstr ${t#trap }"
+	fi
+	shopt -s extdebug
+	trap '__deliberate_debug "$_"' DEBUG
+	PS0=${PS0-}$__dlb_ps0
+	if [[ ${PROMPT_COMMAND+set} && ${PROMPT_COMMAND@a} == *a* ]]; then
+		PROMPT_COMMAND=(__deliberate_precmd "${PROMPT_COMMAND[@]}")
+	else
+		PROMPT_COMMAND="__deliberate_precmd${PROMPT_COMMAND:+
+$PROMPT_COMMAND}"
+	fi
+}
+
+__deliberate_trapstr() {
+	[[ $1 == -- ]] && shift
+	__dlb_prev_debug=$1
+}
+
+__deliberate_install

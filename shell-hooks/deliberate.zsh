@@ -1,0 +1,351 @@
+# Deliberate hook for interactive zsh (5.1 or later).  Enable it with one
+# line at the end of ~/.zshrc:
+#
+#	source /path/to/deliberate.zsh
+#
+# Mechanism: accept-line is wrapped (the existing widget, built-in or a
+# plugin's, is kept under __deliberate_orig_accept_line and called).  When
+# Enter completes a command, the whole line ($PREBUFFER$BUFFER) is checked
+# by the daemon before zsh runs it, over zsh/net/socket (no fork; the fd is
+# closed after each message).  A refused line never reaches preexec; it is
+# left in the history.  See README.md here.
+
+# Nothing at all in non-interactive shells and scripts.
+[[ -o interactive ]] || return 0
+# Include guard: sourcing again is harmless.
+(( ${+__deliberate_loaded} )) && return 0
+typeset -g __deliberate_loaded=1
+
+zmodload zsh/datetime 2>/dev/null
+typeset -g __dlb_zsocket=0 __dlb_cli=${commands[deliberate]-}
+typeset -g __dlb_warned=0 __dlb_done= __dlb_rep=
+typeset -g __dlb_edit_id= __dlb_edit_t0=
+zmodload zsh/net/socket 2>/dev/null && __dlb_zsocket=1
+typeset -g DELIBERATE_SESSION="zsh-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
+typeset -g DELIBERATE_ACTION= DELIBERATE_RISK= DELIBERATE_RULE= \
+    DELIBERATE_DESC= DELIBERATE_ALT= DELIBERATE_CHECK_ID= \
+    DELIBERATE_TIMEOUT= DELIBERATE_MODE= DELIBERATE_NOTE= DELIBERATE_ERROR=
+
+# JSON string for $1 in REPLY.
+__deliberate_json() {
+	emulate -L zsh
+	local s=$1 c out i
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\t'/\\t}
+	if [[ $s == *[$'\x01'-$'\x1f'$'\x7f']* ]]; then
+		out=
+		for (( i = 1; i <= $#s; i++ )); do
+			c=${s[i]}
+			if [[ $c == [$'\x01'-$'\x1f'$'\x7f'] ]]; then
+				out+=$(printf '\\u%04x' "'$c")
+			else
+				out+=$c
+			fi
+		done
+		s=$out
+	fi
+	REPLY="\"$s\""
+}
+
+# The value of "$1" in the flat reply $__dlb_rep, in REPLY.
+__deliberate_jget() {
+	emulate -L zsh
+	setopt extendedglob
+	local v out= i c
+	REPLY=
+	if [[ $__dlb_rep =~ "\"$1\":\"(([^\"\\\\]|\\\\.)*)\"" ]]; then
+		v=$match[1]
+		if [[ $v != *\\* ]]; then
+			REPLY=$v
+			return 0
+		fi
+		for (( i = 1; i <= $#v; i++ )); do
+			c=$v[i]
+			if [[ $c != \\ ]]; then
+				out+=$c
+				continue
+			fi
+			(( i++ ))
+			case $v[i] in
+			n) out+=$'\n' ;;
+			t) out+=$'\t' ;;
+			r) out+=$'\r' ;;
+			u) out+=${(#):-0x$v[i+1,i+4]}; (( i += 4 )) ;;
+			*) out+=$v[i] ;;
+			esac
+		done
+		REPLY=$out
+	elif [[ $__dlb_rep =~ "\"$1\":([^,}\"]*)" ]]; then
+		REPLY=$match[1]
+	fi
+}
+
+__deliberate_sockpath() {
+	if [[ -n ${DELIBERATE_SOCKET-} ]]; then
+		REPLY=$DELIBERATE_SOCKET
+	elif [[ -n ${XDG_RUNTIME_DIR-} ]]; then
+		REPLY=$XDG_RUNTIME_DIR/deliberate/sock
+	elif [[ -n ${DELIBERATE_HOME-} ]]; then
+		REPLY=$DELIBERATE_HOME/run/sock
+	else
+		REPLY=$HOME/.deliberate/run/sock
+	fi
+}
+
+# Send one message ($1); with $2 = 1 read one reply line into __dlb_rep.
+# Returns 3 when the daemon does not answer in time.
+__deliberate_send() {
+	emulate -L zsh
+	local fd rc=0 budget=${DELIBERATE_HOOK_TIMEOUT_MS:-90}
+	__dlb_rep=
+	__deliberate_sockpath
+	[[ -S $REPLY ]] || return 3
+	zsocket $REPLY 2>/dev/null || return 3
+	fd=$REPLY
+	if ! print -r -u $fd -- "$1" 2>/dev/null; then
+		rc=3
+	elif [[ $2 == 1 ]] &&
+	    ! read -r -t $(( budget / 1000.0 )) -u $fd __dlb_rep; then
+		rc=3
+	fi
+	exec {fd}>&-
+	return $rc
+}
+
+__deliberate_reset() {
+	DELIBERATE_ACTION=$1 DELIBERATE_RISK= DELIBERATE_RULE=
+	DELIBERATE_DESC= DELIBERATE_ALT= DELIBERATE_CHECK_ID=
+	DELIBERATE_TIMEOUT=30 DELIBERATE_MODE= DELIBERATE_NOTE=
+	DELIBERATE_ERROR=
+}
+
+# Ask the daemon about line $1, recording it unless $2 is 0.
+__deliberate_ask() {
+	emulate -L zsh
+	local line=$1 rec=${2:-1} msg k v tty=${TTY-}
+	integer ts
+	if (( ! __dlb_zsocket )); then
+		__deliberate_reset down
+		[[ -n $__dlb_cli ]] || return 3
+		local out
+		out=$("$__dlb_cli" check ${${rec:#0}:+--record} --shell zsh \
+		    --format sh --session "$DELIBERATE_SESSION" --pid $$ \
+		    --ppid $PPID --timeout 90 -- "$line" 2>/dev/null)
+		(( $? <= 1 )) && eval "$out"
+		return 0
+	fi
+	msg='{"v":1,"type":"check","source":"hook","shell":"zsh"'
+	[[ $rec == 0 ]] && msg+=',"record":false' || msg+=',"record":true'
+	for k v in line "$line" cwd "$PWD" tty "$tty" term "${TERM-}" \
+	    session "$DELIBERATE_SESSION" pathEnv "$PATH"; do
+		__deliberate_json "$v"
+		msg+=",\"$k\":$REPLY"
+	done
+	msg+=",\"pid\":$$,\"ppid\":$PPID,\"interactive\":true"
+	[[ -t 0 ]] && msg+=',"isTTY":true' || msg+=',"isTTY":false'
+	[[ -n ${SUDO_UID-} ]] && msg+=',"sudo":true'
+	(( ts = ${EPOCHREALTIME:-0} * 1000 ))
+	msg+=",\"ts\":$ts}"
+	if ! __deliberate_send "$msg" 1; then
+		__deliberate_reset down
+		return 3
+	fi
+	__deliberate_reset allow
+	__deliberate_jget ok
+	if [[ $REPLY != true ]]; then
+		__deliberate_jget error
+		DELIBERATE_ERROR=$REPLY
+		return 1
+	fi
+	__deliberate_jget action;	DELIBERATE_ACTION=${REPLY:-allow}
+	__deliberate_jget riskLevel;	DELIBERATE_RISK=$REPLY
+	__deliberate_jget patternId;	DELIBERATE_RULE=$REPLY
+	__deliberate_jget description;	DELIBERATE_DESC=$REPLY
+	__deliberate_jget alternative;	DELIBERATE_ALT=$REPLY
+	__deliberate_jget checkId;	DELIBERATE_CHECK_ID=$REPLY
+	__deliberate_jget promptTimeout; DELIBERATE_TIMEOUT=${REPLY:-30}
+	__deliberate_jget mode;		DELIBERATE_MODE=$REPLY
+	__deliberate_jget moderateNote;	DELIBERATE_NOTE=$REPLY
+	return 0
+}
+
+# Send the answer to check $1: action $2, $3 ms, modified line $4.
+__deliberate_decide() {
+	emulate -L zsh
+	local msg
+	[[ -n $1 ]] || return 0
+	if (( ! __dlb_zsocket )); then
+		[[ -n $__dlb_cli ]] && "$__dlb_cli" decision --check-id "$1" \
+		    --action "$2" --time "$3" ${4+--modified "$4"} \
+		    >/dev/null 2>&1
+		return 0
+	fi
+	__deliberate_json "$1"
+	msg="{\"v\":1,\"type\":\"decision\",\"checkId\":$REPLY"
+	msg+=",\"action\":\"$2\",\"decisionTime\":$3"
+	if (( $# >= 4 )); then
+		__deliberate_json "$4"
+		msg+=",\"modifiedCommand\":$REPLY"
+	fi
+	DELIBERATE_HOOK_TIMEOUT_MS=1000 __deliberate_send "$msg}" 1
+	return 0
+}
+
+__deliberate_ms() {
+	integer ms
+	(( ms = (${EPOCHREALTIME:-0} - $1) * 1000 ))
+	REPLY=$ms
+}
+
+__deliberate_warn_down() {
+	(( __dlb_warned )) && return 0
+	__dlb_warned=1
+	print -u2 'deliberate: daemon unreachable; commands run unchecked' \
+	    '(start it with: deliberate daemon start)'
+}
+
+# Drop the line (kept in the history) and go back to a fresh prompt.
+__deliberate_cancel() {
+	print -s -- "$1"
+	BUFFER=
+	if [[ -n $PREBUFFER ]]; then
+		zle send-break
+	else
+		zle .accept-line
+	fi
+}
+
+# The accept-line wrapper.
+__deliberate_accept_line() {
+	local full=$PREBUFFER$BUFFER rec=1 ans= to t0 tty=/dev/tty rc
+	# The rest of a line already checked (here-document bodies).
+	if [[ -n $__dlb_done || -z ${full//[[:space:]]/} ]]; then
+		zle __deliberate_orig_accept_line -- "$@"
+		return
+	fi
+	# Only a complete command is checked: defining a function with the
+	# line as its body parses it and runs nothing.
+	unfunction __deliberate_probe 2>/dev/null
+	functions[__deliberate_probe]=$full 2>/dev/null
+	if (( ! ${+functions[__deliberate_probe]} )); then
+		zle __deliberate_orig_accept_line -- "$@"
+		return
+	fi
+	unfunction __deliberate_probe 2>/dev/null
+	__dlb_done=1
+	if [[ -n $__dlb_edit_id ]]; then
+		__deliberate_ms $__dlb_edit_t0
+		__deliberate_decide $__dlb_edit_id modify $REPLY "$full"
+		__dlb_edit_id=
+	fi
+	# Privacy: a line typed with a leading space is checked, never
+	# recorded, whatever HIST_IGNORE_SPACE says.
+	[[ $full == [[:space:]]* ]] && rec=0
+	__deliberate_ask "$full" $rec
+	case $DELIBERATE_ACTION in
+	down|'')
+		if (( ! __dlb_warned )); then
+			zle -I
+			__deliberate_warn_down
+		fi
+		;;
+	deny)
+		zle -I
+		print -u2 -r -- "deliberate: refused (enforce mode):" \
+		    "${DELIBERATE_RULE:-?}: $DELIBERATE_DESC"
+		[[ -n $DELIBERATE_ALT ]] &&
+		    print -u2 -r -- "  safer: $DELIBERATE_ALT"
+		__dlb_done=
+		__deliberate_cancel "$full"
+		return
+		;;
+	prompt)
+		[[ -w $tty ]] || tty=/dev/stderr
+		to=${DELIBERATE_PROMPT_TIMEOUT:-${DELIBERATE_TIMEOUT:-30}}
+		zle -I
+		{
+			print
+			print -r -- $'deliberate: \e[1;31mdangerous\e[0m command'
+			print -r -- "  $full"
+			print -r -- "  rule:  ${DELIBERATE_RULE:-?}: $DELIBERATE_DESC"
+			[[ -n $DELIBERATE_ALT ]] &&
+			    print -r -- "  safer: $DELIBERATE_ALT"
+			print -n -r -- "Run it? [y/N/e(dit)] (${to}s) "
+		} >$tty
+		t0=$EPOCHREALTIME
+		# zle -I left the terminal in canonical mode, where read -k
+		# would wait for a newline; a fork is fine on this rare path.
+		stty -icanon -echo min 1 time 0 <$tty 2>/dev/null
+		read -k 1 -t $to ans <$tty
+		rc=$?
+		stty icanon echo <$tty 2>/dev/null
+		if (( rc != 0 )); then
+			__deliberate_ms $t0
+			print -r -- $'\n'"deliberate: no answer in ${to}s," \
+			    "cancelled" >$tty
+			__deliberate_decide $DELIBERATE_CHECK_ID timeout $REPLY
+			__dlb_done=
+			__deliberate_cancel "$full"
+			return
+		fi
+		__deliberate_ms $t0
+		case $ans in
+		[yY])
+			print -r -- y >$tty
+			__deliberate_decide $DELIBERATE_CHECK_ID execute $REPLY
+			;;
+		[eE])
+			print -r -- e >$tty
+			__dlb_edit_id=$DELIBERATE_CHECK_ID
+			__dlb_edit_t0=$t0
+			__dlb_done=
+			if [[ -z $PREBUFFER ]]; then
+				BUFFER=$full
+				CURSOR=$#BUFFER
+			else
+				print -z -- "$full"
+				zle send-break
+			fi
+			return
+			;;
+		*)
+			print -r -- N$'\n'"deliberate: cancelled" >$tty
+			__deliberate_decide $DELIBERATE_CHECK_ID cancel $REPLY
+			__dlb_done=
+			__deliberate_cancel "$full"
+			return
+			;;
+		esac
+		;;
+	*)
+		if [[ $DELIBERATE_RISK == moderate && $DELIBERATE_NOTE == true ]]
+		then
+			zle -I
+			print -u2 -r -- "deliberate: moderate risk:" \
+			    "${DELIBERATE_DESC:-$DELIBERATE_RULE}"
+		fi
+		;;
+	esac
+	zle __deliberate_orig_accept_line -- "$@"
+}
+
+__deliberate_precmd() {
+	__dlb_done=
+}
+
+__deliberate_install() {
+	autoload -Uz add-zsh-hook
+	add-zsh-hook precmd __deliberate_precmd
+	# Keep whatever accept-line is now (a plugin's wrapper or the
+	# built-in) and call it from ours.
+	if [[ ${widgets[accept-line]-} == user:* ]]; then
+		zle -A accept-line __deliberate_orig_accept_line
+	else
+		zle -A .accept-line __deliberate_orig_accept_line
+	fi
+	zle -N accept-line __deliberate_accept_line
+}
+
+__deliberate_install

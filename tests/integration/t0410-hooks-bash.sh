@@ -1,0 +1,244 @@
+#!/bin/bash
+# The bash hook in a real interactive bash (tmux pty) against the real
+# daemon: checks, prompts, decisions, and a shell left fully working.
+. "$(dirname "$0")/../lib/test-lib.sh"
+. "$(dirname "$0")/t04-lib-hooks.inc"
+
+daemon_start || exit 1
+mkdir -p "$T/w"
+
+# rcfile NAME 'lines before the source line' ['lines after']
+rcfile() {
+	printf "PS1='%s\$ '\n%s\nsource '%s/deliberate.bash'\n%s\n" \
+	    "$1" "$2" "$HOOKS" "${3:-}" >"$T/$1.rc"
+}
+bstart() {
+	tstart "$1" "cd '$T/w' && env DELIBERATE_PROMPT_TIMEOUT=${PT:-30} \
+	    bash --rcfile '$T/$1.rc' -i"
+	twait "$1" "$1\$ "
+}
+env_of() {
+	efield "$1" 'e["context"]["environment"]["captureLayer"] + " " + str(e["context"]["environment"]["isInteractive"]) + " " + e["context"]["environment"]["shell"]'
+}
+
+rcfile b1 "__pc=0; PROMPT_COMMAND='__pc=\$((__pc+1))'
+__dbg=0; trap '__dbg=\$((__dbg+1)); : \"it'\\''s\"' DEBUG
+PS0='[ps0]'
+HISTCONTROL=ignoreboth"
+bstart b1
+
+t_first() {
+	tsend b1 'echo first-$((6*7))'
+	twait b1 first-42
+	ewait 'echo first-$((6*7))' execute
+	test "$(env_of 'echo first-$((6*7))')" = "hook True bash"
+	test "$(efield 'echo first-$((6*7))' 'e["classification"]["riskLevel"]')" = safe
+}
+test_expect_success 'the first command of a session runs and is recorded' t_first
+
+t_second() {
+	tsend b1 'ls -d /tmp'
+	twait b1 '/tmp'
+	ewait 'ls -d /tmp' execute
+}
+test_expect_success 'a later command (fast path) is recorded too' t_second
+
+t_prompt_no() {
+	mkdir -p "$T/victim"
+	n0=$(tcount b1 'Run it? [y/N/e')
+	c0=$(tcount b1 'deliberate: cancelled')
+	tsend b1 "rm -rf \"$T/victim\"; echo after-veto"
+	twait b1 'Run it? [y/N/e' $((n0 + 1))
+	tscreen b1 | grep -q 'rule: '
+	tkeys b1 n
+	twait b1 'deliberate: cancelled' $((c0 + 1))
+	tsend b1 'echo st=$?'
+	twait b1 'st=130'
+	ewait "rm -rf \"$T/victim\"; echo after-veto" cancel
+	test -d "$T/victim"
+	! tscreen b1 | grep -q '^after-veto'
+	test "$(efield "rm -rf \"$T/victim\"; echo after-veto" 'e["classification"]["riskLevel"]')" = dangerous
+}
+test_expect_success 'rm -rf prompts; n keeps the directory, records cancel' t_prompt_no
+
+t_prompt_enter() {
+	mkdir -p "$T/victim"
+	n0=$(tcount b1 'Run it? [y/N/e')
+	c0=$(tcount b1 'deliberate: cancelled')
+	tsend b1 "rm -rf \"$T/victim\" "
+	twait b1 'Run it? [y/N/e' $((n0 + 1))
+	tkeys b1 Enter
+	twait b1 'deliberate: cancelled' $((c0 + 1))
+	ewait "rm -rf \"$T/victim\" " cancel
+	test -d "$T/victim"
+}
+test_expect_success 'Enter is N' t_prompt_enter
+
+t_prompt_yes() {
+	mkdir -p "$T/victim"
+	n0=$(tcount b1 'Run it? [y/N/e')
+	c0=$(tcount b1 'deliberate: cancelled')
+	tsend b1 "rm -rf \"$T/victim\""
+	twait b1 'Run it? [y/N/e' $((n0 + 1))
+	tkeys b1 y
+	ewait "rm -rf \"$T/victim\"" execute
+	for i in $(seq 50); do test -d "$T/victim" || break; sleep 0.1; done
+	test ! -d "$T/victim"
+	dt=$(efield "rm -rf \"$T/victim\"" 'e["userDecision"]["decisionTime"]')
+	test "$dt" != 0
+}
+test_expect_success 'y runs it and records execute with a decision time' t_prompt_yes
+
+t_prompt_edit() {
+	mkdir -p "$T/victim"
+	n0=$(tcount b1 'Run it? [y/N/e')
+	c0=$(tcount b1 'deliberate: cancelled')
+	tsend b1 "rm -rf \"$T/victim\"  "
+	twait b1 'Run it? [y/N/e' $((n0 + 1))
+	tkeys b1 e
+	twait b1 'edit> '
+	tkeys b1 C-u
+	tsend b1 "rmdir \"$T/victim\""
+	ewait "rm -rf \"$T/victim\"  " modify
+	test "$(efield "rm -rf \"$T/victim\"  " 'e["userDecision"].get("modifiedCommand")')" = "rmdir \"$T/victim\""
+	for i in $(seq 50); do test -d "$T/victim" || break; sleep 0.1; done
+	test ! -d "$T/victim"
+}
+test_expect_success 'e edits the line, runs the new one, records modify' t_prompt_edit
+
+t_one_per_line() {
+	tsend b1 'echo a | cat | cat'
+	tsend b1 'true && echo b; echo c'
+	tsend b1 'for i in 1 2 3; do :; done'
+	tsend b1 'cat <<EOF'
+	tsend b1 'heredoc-body'
+	tsend b1 'EOF'
+	tsend b1 'myfn() { echo in-fn; }'
+	tsend b1 'myfn'
+	tsync b1
+	test "$(ecount 'echo a | cat | cat')" = 1
+	test "$(ecount 'true && echo b; echo c')" = 1
+	test "$(ecount 'for i in 1 2 3; do :; done')" = 1
+	test "$(ecount "$(printf 'cat <<EOF\nheredoc-body\nEOF')")" = 1
+	test "$(ecount 'myfn() { echo in-fn; }')" = 1
+	test "$(ecount 'myfn')" = 1
+	twait b1 in-fn
+}
+test_expect_success 'one record per line: pipeline, list, loop, heredoc, function' t_one_per_line
+
+t_status() {
+	tsend b1 'false | true'
+	tsend b1 'echo ps=${PIPESTATUS[*]}'
+	twait b1 'ps=1 0'
+	tsend b1 '(exit 7)'
+	tsend b1 'echo st=$?'
+	twait b1 'st=7'
+	tsend b1 'echo one two'
+	tsend b1 'echo last=$_'
+	twait b1 'last=two'
+}
+test_expect_success '$?, PIPESTATUS and $_ are preserved' t_status
+
+t_chain() {
+	tsend b1 'echo pc=$__pc'
+	tsend b1 'echo pc=$__pc'
+	twait b1 'pc='
+	a=$(tscreen b1 | sed -n 's/^pc=\([0-9]*\)$/\1/p' | tail -n 2 | head -n 1)
+	b=$(tscreen b1 | sed -n 's/^pc=\([0-9]*\)$/\1/p' | tail -n 1)
+	test "$b" -gt "$a"
+	tsend b1 'echo dbg=$__dbg'
+	twait b1 'dbg='
+	n=$(tscreen b1 | sed -n 's/^dbg=\([0-9]*\)$/\1/p' | tail -n 1)
+	test "$n" -gt 5
+	tscreen b1 | grep -q '\[ps0\]'
+	tsend b1 'echo hc=$HISTCONTROL'
+	twait b1 'hc=ignoreboth'
+	tsend b1 'trap -p DEBUG'
+	twait b1 "__deliberate_debug"
+}
+test_expect_success 'PROMPT_COMMAND string, DEBUG trap with quotes, PS0, HISTCONTROL kept' t_chain
+
+t_space() {
+	tsend b1 ' echo space-private-1'
+	twait b1 'space-private-1' 2
+	tsync b1
+	test "$(ecount ' echo space-private-1')" = 0
+	test "$(ecount 'echo space-private-1')" = 0
+}
+test_expect_success 'a line with a leading space runs and is not recorded' t_space
+
+t_jobs() {
+	tsend b1 '(sleep 0.2; echo sub-done) &'
+	tsend b1 'x=$(echo subst-ok); echo $x'
+	twait b1 'subst-ok'
+	twait b1 'sub-done'
+	tsend b1 'echo alive'
+	twait b1 'alive'
+}
+test_expect_success 'subshells, substitutions and background jobs do not hang' t_jobs
+
+t_noninteractive() {
+	out=$(bash --norc -c "source '$HOOKS/deliberate.bash'; echo nonint-ok; rm -rf '$T/nonexistent'" 2>&1)
+	test "$out" = nonint-ok
+	printf 'source %s/deliberate.bash\necho script-ok\n' "$HOOKS" >"$T/s.sh"
+	out=$(bash "$T/s.sh" 2>&1)
+	test "$out" = script-ok
+	sleep 0.3
+	test "$(ecount 'echo nonint-ok')" = 0
+	test "$(ecount 'echo script-ok')" = 0
+}
+test_expect_success 'nothing happens or prints in bash -c and scripts' t_noninteractive
+
+# Sourced 100 times, under set -u, with PROMPT_COMMAND as an array.
+rcfile b2 "set -o nounset
+__pa=0; PROMPT_COMMAND=('__pa=\$((__pa+1))')" \
+    "for i in {1..99}; do source '$HOOKS/deliberate.bash'; done"
+bstart b2
+t_double() {
+	tsend b2 'echo double-ok'
+	twait b2 double-ok
+	tsend b2 'echo n=${#PROMPT_COMMAND[@]} pa=$__pa'
+	twait b2 'n=2 pa='
+	tsend b2 'trap -p DEBUG | grep -o __deliberate_debug | wc -l'
+	tsync b2
+	tscreen b2 | grep -qx 1
+	test "$(ecount 'echo double-ok')" = 1
+	! tscreen b2 | grep -q 'unbound variable'
+}
+test_expect_success 'sourcing 100 times under nounset; array PROMPT_COMMAND kept' t_double
+
+rcfile b3 ""
+PT=1 bstart b3
+t_timeout() {
+	mkdir -p "$T/victim"
+	tsend b3 "rm -rf \"$T/victim\" # timeout"
+	twait b3 'no answer in 1s'
+	ewait "rm -rf \"$T/victim\" # timeout" timeout
+	test -d "$T/victim"
+}
+test_expect_success 'no answer within the timeout cancels and records timeout' t_timeout
+
+t_down() {
+	daemon_kill9
+	tsend b1 'echo down-1'
+	tsend b1 'echo down-2'
+	tsend b1 'echo down-3'
+	twait b1 'down-3' 2
+	test "$(tscreen b1 | grep -c 'daemon unreachable')" = 1
+}
+test_expect_success 'with the daemon killed commands run, one warning' t_down
+
+t_enforce() {
+	printf 'mode = enforce\n' >"$DELIBERATE_HOME/config"
+	daemon_start
+	mkdir -p "$T/victim"
+	tsend b1 "rm -rf \"$T/victim\" # enforce"
+	twait b1 'refused (enforce mode)'
+	ewait "rm -rf \"$T/victim\" # enforce" cancel
+	test -d "$T/victim"
+}
+test_expect_success 'enforce mode refuses dangerous commands' t_enforce
+
+test_expect_success 'every entry validates against the schema' \
+	'validate_entries "$(today_file)"'
+test_done

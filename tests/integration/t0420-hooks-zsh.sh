@@ -1,0 +1,195 @@
+#!/bin/bash
+# The zsh hook in a real interactive zsh (tmux pty) against the real
+# daemon: the accept-line wrapper, prompts, decisions, and intact chains.
+. "$(dirname "$0")/../lib/test-lib.sh"
+. "$(dirname "$0")/t04-lib-hooks.inc"
+have zsh || skip_all 'zsh is not installed'
+
+daemon_start || exit 1
+mkdir -p "$T/w"
+
+# zrc NAME 'lines before the source line' ['lines after']
+zrc() {
+	mkdir -p "$T/z-$1"
+	printf "PS1='%s%%%% '\n%s\nsource '%s/deliberate.zsh'\n%s\n" \
+	    "$1" "$2" "$HOOKS" "${3:-}" >"$T/z-$1/.zshrc"
+}
+zstart() {
+	tstart "$1" "cd '$T/w' && env ZDOTDIR='$T/z-$1' \
+	    DELIBERATE_PROMPT_TIMEOUT=${PT:-30} zsh -i"
+	twait "$1" "$1% "
+}
+
+zrc z1 "setopt HIST_IGNORE_SPACE
+__pre=0 __pex=0 __acc=0
+my_precmd() { __pre=\$((__pre+1)); }
+my_preexec() { __pex=\$((__pex+1)); }
+precmd_functions+=(my_precmd); preexec_functions+=(my_preexec)
+my-accept() { __acc=\$((__acc+1)); zle .accept-line; }
+zle -N accept-line my-accept" \
+    "source '$HOOKS/deliberate.zsh'"
+zstart z1
+
+t_first() {
+	tsend z1 'echo zfirst-$((6*7))'
+	twait z1 zfirst-42
+	ewait 'echo zfirst-$((6*7))' execute
+	test "$(efield 'echo zfirst-$((6*7))' 'e["context"]["environment"]["captureLayer"] + " " + str(e["context"]["environment"]["isInteractive"]) + " " + e["context"]["environment"]["shell"]')" = "hook True zsh"
+}
+test_expect_success 'the first command of a session runs and is recorded' t_first
+
+t_prompt_no() {
+	mkdir -p "$T/victim"
+	n0=$(tcount z1 'Run it? [y/N/e')
+	c0=$(tcount z1 'deliberate: cancelled')
+	tsend z1 "rm -rf \"$T/victim\"; echo after-veto"
+	twait z1 'Run it? [y/N/e' $((n0 + 1))
+	sleep 0.3
+	tkeys z1 n
+	twait z1 'deliberate: cancelled' $((c0 + 1))
+	ewait "rm -rf \"$T/victim\"; echo after-veto" cancel
+	test -d "$T/victim"
+	! tscreen z1 | grep -q '^after-veto'
+}
+test_expect_success 'rm -rf prompts; n keeps the directory, records cancel' t_prompt_no
+
+t_prompt_yes() {
+	n0=$(tcount z1 'Run it? [y/N/e')
+	c0=$(tcount z1 'deliberate: cancelled')
+	tsend z1 "rm -rf \"$T/victim\""
+	twait z1 'Run it? [y/N/e' $((n0 + 1))
+	sleep 0.3
+	tkeys z1 y
+	ewait "rm -rf \"$T/victim\"" execute || { tscreen z1 | grep -v "^$" | tail -n 20; false; }
+	for i in $(seq 50); do test -d "$T/victim" || break; sleep 0.1; done
+	test ! -d "$T/victim"
+}
+test_expect_success 'y runs it and records execute' t_prompt_yes
+
+t_prompt_edit() {
+	mkdir -p "$T/victim"
+	n0=$(tcount z1 'Run it? [y/N/e')
+	c0=$(tcount z1 'deliberate: cancelled')
+	tsend z1 "rm -rf \"$T/victim\"  "
+	twait z1 'Run it? [y/N/e' $((n0 + 1))
+	sleep 0.3
+	tkeys z1 e
+	sleep 0.3
+	tkeys z1 C-u
+	tsend z1 "rmdir \"$T/victim\""
+	ewait "rm -rf \"$T/victim\"  " modify
+	test "$(efield "rm -rf \"$T/victim\"  " 'e["userDecision"].get("modifiedCommand")')" = "rmdir \"$T/victim\""
+	for i in $(seq 50); do test -d "$T/victim" || break; sleep 0.1; done
+	test ! -d "$T/victim"
+}
+test_expect_success 'e puts the line back in the editor; records modify' t_prompt_edit
+
+t_one_per_line() {
+	tsend z1 'echo a | cat | cat'
+	tsend z1 'true && echo b; echo c'
+	tsend z1 'for i in 1 2 3'
+	tsend z1 'do :; done'
+	tsend z1 'zfn() { echo in-zfn; }'
+	tsend z1 'zfn'
+	tsync z1
+	test "$(ecount 'echo a | cat | cat')" = 1
+	test "$(ecount 'true && echo b; echo c')" = 1
+	test "$(ecount "$(printf 'for i in 1 2 3\ndo :; done')")" = 1
+	test "$(ecount 'zfn() { echo in-zfn; }')" = 1
+	twait z1 in-zfn
+}
+test_expect_success 'one record per line, multi-line loops included' t_one_per_line
+
+t_status() {
+	tsend z1 'false | true'
+	tsend z1 'echo ps=$pipestatus'
+	twait z1 'ps=1 0'
+	tsend z1 '(exit 7)'
+	tsend z1 'echo st=$?'
+	twait z1 'st=7'
+	tsend z1 'echo one two'
+	tsend z1 'echo last=$_'
+	twait z1 'last=two'
+}
+test_expect_success '$?, pipestatus and $_ are preserved' t_status
+
+t_chains() {
+	tsend z1 'echo pre=$__pre pex=$__pex acc=$__acc'
+	twait z1 'pre='
+	line=$(tscreen z1 | grep '^pre=' | tail -n 1)
+	pre=${line#pre=}; pre=${pre%% *}
+	acc=${line##*acc=}
+	test "$pre" -gt 5
+	test "$acc" -gt 5
+	tsend z1 'print -l $precmd_functions | sort | uniq -d | wc -l'
+	tsend z1 'echo n=${#precmd_functions}'
+	twait z1 'n=2'
+}
+test_expect_success 'precmd/preexec chains and the existing accept-line widget run' t_chains
+
+t_space() {
+	tsend z1 ' echo zspace-private'
+	twait z1 'zspace-private' 2
+	tsync z1
+	test "$(ecount ' echo zspace-private')" = 0
+	test "$(ecount 'echo zspace-private')" = 0
+}
+test_expect_success 'a line with a leading space runs and is not recorded' t_space
+
+t_noninteractive() {
+	out=$(zsh -fc "source '$HOOKS/deliberate.zsh'; echo znonint-ok" 2>&1)
+	test "$out" = znonint-ok
+	sleep 0.3
+	test "$(ecount 'echo znonint-ok')" = 0
+}
+test_expect_success 'nothing happens or prints in zsh -c' t_noninteractive
+
+zrc z2 "setopt nounset" \
+    "for i in {1..99}; do source '$HOOKS/deliberate.zsh'; done"
+zstart z2
+t_double() {
+	tsend z2 'echo zdouble-ok'
+	twait z2 zdouble-ok
+	tsync z2
+	test "$(ecount 'echo zdouble-ok')" = 1
+	tsend z2 'echo n=${#precmd_functions} w=$widgets[accept-line]'
+	twait z2 'n=1 w=user:__deliberate_accept_line'
+	! tscreen z2 | grep -q 'parameter not set'
+}
+test_expect_success 'sourcing 100 times under nounset does not stack' t_double
+
+zrc z3 ""
+PT=1 zstart z3
+t_timeout() {
+	mkdir -p "$T/victim"
+	tsend z3 "rm -rf \"$T/victim\" # timeout"
+	twait z3 'no answer in 1s'
+	ewait "rm -rf \"$T/victim\" # timeout" timeout
+	test -d "$T/victim"
+}
+test_expect_success 'no answer within the timeout cancels and records timeout' t_timeout
+
+t_down() {
+	daemon_kill9
+	tsend z1 'echo zdown-1'
+	tsend z1 'echo zdown-2'
+	tsend z1 'echo zdown-3'
+	twait z1 'zdown-3' 2
+	test "$(tscreen z1 | grep -c 'daemon unreachable')" = 1
+}
+test_expect_success 'with the daemon killed commands run, one warning' t_down
+
+t_enforce() {
+	printf 'mode = enforce\n' >"$DELIBERATE_HOME/config"
+	daemon_start
+	mkdir -p "$T/victim"
+	tsend z1 "rm -rf \"$T/victim\" # enforce"
+	twait z1 'refused (enforce mode)'
+	ewait "rm -rf \"$T/victim\" # enforce" cancel
+	test -d "$T/victim"
+}
+test_expect_success 'enforce mode refuses dangerous commands' t_enforce
+
+test_expect_success 'every entry validates against the schema' \
+	'validate_entries "$(today_file)"'
+test_done
