@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "config.h"
 #include "clock.h"
 #include "strict.h"
 #include "xmalloc.h"
@@ -247,8 +248,17 @@ cmd_run(int argc, char **argv)
 	const char			*s;
 	char				*shim, *drops;
 	int				 c, strict = 0, enforce = 0;
-	int				 fail_closed, timeout_ms = 200, e;
+	int				 fail_closed, timeout_ms, e;
+	struct config			 cfg;
+	char				 num[16];
 
+	/* The config gives the defaults; the environment and flags win. */
+	config_init(&cfg);
+	(void)config_load(cli_paths.config, &cfg, NULL);
+	enforce = cfg.mode == MODE_ENFORCE;
+	timeout_ms = cfg.enforce_timeout_ms;
+	fail_closed = !cfg.fail_open;
+	config_release(&cfg);
 	if ((s = getenv("DELIBERATE_MODE")) != NULL)
 		(void)parse_mode(s, &enforce);
 	while ((c = getopt_long(argc, argv, "+m:sh", opts, NULL)) != -1) {
@@ -272,11 +282,14 @@ cmd_run(int argc, char **argv)
 	argv += optind;
 	if (argc == 0)
 		cli_usage_error("no command given");
-	s = getenv("DELIBERATE_FAIL_CLOSED");
-	fail_closed = s != NULL && strcmp(s, "1") == 0;
+	if ((s = getenv("DELIBERATE_FAIL_CLOSED")) != NULL)
+		fail_closed = strcmp(s, "1") == 0;
 	if ((s = getenv("DELIBERATE_ENFORCE_TIMEOUT_MS")) != NULL &&
 	    atoi(s) > 0)
 		timeout_ms = atoi(s);
+	snprintf(num, sizeof num, "%d", timeout_ms);
+	setenv("DELIBERATE_ENFORCE_TIMEOUT_MS", num, 1);
+	setenv("DELIBERATE_FAIL_CLOSED", fail_closed ? "1" : "0", 1);
 
 	drops = drops_path();
 	shim = find_shim();

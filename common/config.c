@@ -52,8 +52,6 @@ config_init(struct config *c)
 	c->moderate_note = 1;
 	c->enforce_timeout_ms = 200;
 	c->fail_open = 1;
-	c->learn_threshold = 2;
-	c->analyzer_timeout_ms = 3000;
 }
 
 static void
@@ -73,7 +71,6 @@ void
 config_release(struct config *c)
 {
 	strv_free(&c->exclude, &c->nexclude);
-	strv_free(&c->analyzers, &c->nanalyzers);
 }
 
 static int
@@ -156,18 +153,8 @@ config_set(struct config *c, const char *key, const char *val, char **cause)
 	} else if (strcmp(key, "failOpen") == 0) {
 		want = "true or false";
 		r = parse_bool(val, &c->fail_open);
-	} else if (strcmp(key, "learnThreshold") == 0) {
-		want = "a count from 1 to 100";
-		r = parse_int(val, 1, 100, &c->learn_threshold);
 	} else if (strcmp(key, "exclude") == 0) {
 		split_list(val, &c->exclude, &c->nexclude);
-	} else if (strcmp(key, "analyzer") == 0) {
-		c->analyzers = xreallocarray(c->analyzers, c->nanalyzers + 1,
-		    sizeof *c->analyzers);
-		c->analyzers[c->nanalyzers++] = xstrdup(val);
-	} else if (strcmp(key, "analyzerTimeoutMs") == 0) {
-		want = "milliseconds from 1 to 60000";
-		r = parse_int(val, 1, 60000, &c->analyzer_timeout_ms);
 	} else {
 		if (cause != NULL)
 			xasprintf(cause, "unknown key '%s'", key);

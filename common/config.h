@@ -28,13 +28,8 @@ struct config {
 	int		 moderate_note;		/* print a note on moderate */
 	int		 enforce_timeout_ms;	/* shim verdict budget */
 	int		 fail_open;		/* allow when no verdict */
-	int		 learn_threshold;	/* corrections before a
-						   learned override */
 	char		**exclude;		/* program names not recorded */
 	size_t		 nexclude;
-	char		**analyzers;		/* AI analyzer commands */
-	size_t		 nanalyzers;
-	int		 analyzer_timeout_ms;
 };
 
 /* Defaults for every key. */

@@ -49,7 +49,13 @@ struct daemon {
 	double			 sys_at;	/* when sys was sampled */
 	struct pending		*pending;	/* checks awaiting a decision */
 	size_t			 npending;
+	char			*rules_stamp;	/* rule files' mtimes */
+	int64_t			 reloads;
 };
+
+/* main.c */
+void	daemon_reload(struct daemon *, const char *why);
+char	*daemon_rules_stamp(const struct daemon *);
 
 /* server.c */
 int	server_listen(struct daemon *, char **cause);

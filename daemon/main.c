@@ -2,6 +2,7 @@
  * deliberated: the per-user Deliberate daemon.  It runs in the
  * foreground, logs to stderr, and serves the socket until SIGTERM.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -94,21 +95,105 @@ write_pidfile(struct daemon *d)
 	free(tmp);
 }
 
-static void
-load_engines(struct daemon *d)
+/* Load the rule sets; returns 0 or -errno with *cause. */
+static int
+engines_load(const struct daemon *d, struct redactor **ret_red,
+    struct classifier **ret_cls, char **cause)
 {
-	char	*dir, *cause = NULL;
+	char	*dir;
+	int	 r;
 
 	xasprintf(&dir, "%s/redaction-rules", d->paths.share);
-	if (redactor_load(dir, &d->red, &cause) != 0)
-		fatalx("cannot load redaction rules: %s", cause);
-	log_info("loaded %zu redaction rules from '%s'",
-	    redactor_nrules(d->red), dir);
+	r = redactor_load(dir, ret_red, cause);
+	free(dir);
+	if (r != 0)
+		return r;
+	xasprintf(&dir, "%s/risk-rules", d->paths.share);
+	r = classifier_load(dir, ret_cls, cause);
+	free(dir);
+	if (r != 0)
+		*ret_red = redactor_free(*ret_red);
+	return r;
+}
+
+static void
+rules_stamp_dir(const char *dir, struct buf *b)
+{
+	DIR		*dp;
+	struct dirent	*de;
+	struct stat	 st;
+	char		*p;
+
+	if ((dp = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(dp)) != NULL) {
+		xasprintf(&p, "%s/%s", dir, de->d_name);
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			buf_addf(b, "%s:%lld.%ld:%lld;", de->d_name,
+			    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+			    (long long)st.st_size);
+		free(p);
+	}
+	closedir(dp);
+}
+
+/* A string that changes when a rule file or the config changes. */
+char *
+daemon_rules_stamp(const struct daemon *d)
+{
+	struct buf	 b = BUF_INIT;
+	struct stat	 st;
+	char		*dir;
+
+	xasprintf(&dir, "%s/redaction-rules", d->paths.share);
+	rules_stamp_dir(dir, &b);
 	free(dir);
 	xasprintf(&dir, "%s/risk-rules", d->paths.share);
-	if (classifier_load(dir, &d->cls, &cause) != 0)
-		fatalx("cannot load risk rules: %s", cause);
+	rules_stamp_dir(dir, &b);
 	free(dir);
+	if (stat(d->paths.config, &st) == 0)
+		buf_addf(&b, "config:%lld.%ld", (long long)st.st_mtim.tv_sec,
+		    st.st_mtim.tv_nsec);
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * Reload the config and the rule sets.  Requests are served one at a
+ * time, so nothing is dropped; on any error the old set stays in force.
+ */
+void
+daemon_reload(struct daemon *d, const char *why)
+{
+	struct config		 cfg;
+	struct redactor		*red = NULL;
+	struct classifier	*cls = NULL;
+	struct buf		 errs = BUF_INIT;
+	char			*cause = NULL;
+	int			 bad;
+
+	config_init(&cfg);
+	bad = config_load(d->paths.config, &cfg, &errs);
+	if (bad > 0)
+		log_warnx("%.*s(%d bad config lines, ignoring)",
+		    (int)errs.len, buf_str(&errs), bad);
+	buf_release(&errs);
+	if (engines_load(d, &red, &cls, &cause) != 0) {
+		log_warnx("%s: cannot reload the rules, keeping the old ones: "
+		    "%s", why, cause);
+		server_set_error(d, "reload failed: %s", cause);
+		free(cause);
+		config_release(&cfg);
+		return;
+	}
+	redactor_free(d->red);
+	classifier_free(d->cls);
+	d->red = red;
+	d->cls = cls;
+	config_release(&d->cfg);
+	d->cfg = cfg;
+	d->reloads++;
+	log_info("%s: reloaded %zu redaction rules and the config (mode %s)",
+	    why, redactor_nrules(d->red), mode_name(d->cfg.mode));
 }
 
 int
@@ -186,7 +271,11 @@ main(int argc, char **argv)
 		fatalx("cannot open the dataset: %s", cause);
 	if (userkey_load(d.paths.keyfile, d.key, &cause) != 0)
 		fatalx("%s", cause);
-	load_engines(&d);
+	if (engines_load(&d, &d.red, &d.cls, &cause) != 0)
+		fatalx("cannot load the rules: %s", cause);
+	log_info("loaded %zu redaction rules from '%s/redaction-rules'",
+	    redactor_nrules(d.red), d.paths.share);
+	d.rules_stamp = daemon_rules_stamp(&d);
 	if (server_listen(&d, &cause) != 0)
 		fatalx("%s", cause);
 	write_pidfile(&d);
@@ -214,5 +303,6 @@ main(int argc, char **argv)
 	log_info("exiting");
 	paths_release(&d.paths);
 	free(d.home);
+	free(d.rules_stamp);
 	return 0;
 }

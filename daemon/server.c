@@ -677,6 +677,8 @@ req_status(struct daemon *d, struct json_object *req)
 	    json_object_new_int64(d->store.st.total));
 	json_object_object_add(rep, "redactionRules",
 	    json_object_new_int64((int64_t)redactor_nrules(d->red)));
+	json_object_object_add(rep, "reloads",
+	    json_object_new_int64(d->reloads));
 	json_object_object_add(rep, "preloadDrops",
 	    json_object_new_int64(preload_drops(d)));
 	add_str(rep, "lastError", d->last_error[0] != '\0' ? d->last_error :
@@ -862,6 +864,7 @@ client_io(struct daemon *d, struct client *c, uint32_t events)
 void
 server_tick(struct daemon *d)
 {
+	static unsigned	 ticks;
 	struct client	*c, *next;
 	struct json_object *rep;
 	double		 now = clock_mono_ms();
@@ -869,6 +872,17 @@ server_tick(struct daemon *d)
 	char		 id[37];
 	size_t		 i;
 
+	/* Rule files and the config are watched every other second. */
+	if (++ticks % 2 == 0) {
+		char *stamp = daemon_rules_stamp(d);
+
+		if (strcmp(stamp, d->rules_stamp) != 0) {
+			free(d->rules_stamp);
+			d->rules_stamp = stamp;
+			daemon_reload(d, "rule files changed");
+		} else
+			free(stamp);
+	}
 	if (d->store.dirty && store_write_metadata(&d->store,
 	    anon_level_name(d->cfg.level), d->cfg.retention_days) != 0)
 		server_set_error(d, "cannot write metadata.json");
@@ -927,8 +941,7 @@ server_loop(struct daemon *d)
 				while (read(d->signal_fd, &si, sizeof si) ==
 				    sizeof si) {
 					if (si.ssi_signo == SIGHUP)
-						log_info("SIGHUP: reloading "
-						    "is not needed yet");
+						daemon_reload(d, "SIGHUP");
 					else
 						d->quit = 1;
 				}
