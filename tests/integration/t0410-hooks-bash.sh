@@ -4,6 +4,9 @@
 . "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/t04-lib-hooks.inc"
 
+# The hooks are matched by fullCommand, so keep home paths as typed.
+mkdir -p -m 0700 "$DELIBERATE_HOME"
+printf 'anonymizationLevel = minimal\n' >"$DELIBERATE_HOME/config"
 daemon_start || exit 1
 mkdir -p "$T/w"
 
@@ -44,65 +47,65 @@ t_second() {
 test_expect_success 'a later command (fast path) is recorded too' t_second
 
 t_prompt_no() {
-	mkdir -p "$T/victim"
+	mkdir -p "$HOME/victim"
 	n0=$(tcount b1 'Run it? [y/N/e')
 	c0=$(tcount b1 'deliberate: cancelled')
-	tsend b1 "rm -rf \"$T/victim\"; echo after-veto"
+	tsend b1 "rm -rf ~/victim; echo after-veto"
 	twait b1 'Run it? [y/N/e' $((n0 + 1))
 	tscreen b1 | grep -q 'rule: '
 	tkeys b1 n
 	twait b1 'deliberate: cancelled' $((c0 + 1))
 	tsend b1 'echo st=$?'
 	twait b1 'st=130'
-	ewait "rm -rf \"$T/victim\"; echo after-veto" cancel
-	test -d "$T/victim"
+	ewait "rm -rf ~/victim; echo after-veto" cancel
+	test -d "$HOME/victim"
 	! tscreen b1 | grep -q '^after-veto'
-	test "$(efield "rm -rf \"$T/victim\"; echo after-veto" 'e["classification"]["riskLevel"]')" = dangerous
+	test "$(efield "rm -rf ~/victim; echo after-veto" 'e["classification"]["riskLevel"]')" = dangerous
 }
 test_expect_success 'rm -rf prompts; n keeps the directory, records cancel' t_prompt_no
 
 t_prompt_enter() {
-	mkdir -p "$T/victim"
+	mkdir -p "$HOME/victim"
 	n0=$(tcount b1 'Run it? [y/N/e')
 	c0=$(tcount b1 'deliberate: cancelled')
-	tsend b1 "rm -rf \"$T/victim\" "
+	tsend b1 "rm -rf ~/victim "
 	twait b1 'Run it? [y/N/e' $((n0 + 1))
 	tkeys b1 Enter
 	twait b1 'deliberate: cancelled' $((c0 + 1))
-	ewait "rm -rf \"$T/victim\" " cancel
-	test -d "$T/victim"
+	ewait "rm -rf ~/victim " cancel
+	test -d "$HOME/victim"
 }
 test_expect_success 'Enter is N' t_prompt_enter
 
 t_prompt_yes() {
-	mkdir -p "$T/victim"
+	mkdir -p "$HOME/victim"
 	n0=$(tcount b1 'Run it? [y/N/e')
 	c0=$(tcount b1 'deliberate: cancelled')
-	tsend b1 "rm -rf \"$T/victim\""
+	tsend b1 "rm -rf ~/victim"
 	twait b1 'Run it? [y/N/e' $((n0 + 1))
 	tkeys b1 y
-	ewait "rm -rf \"$T/victim\"" execute
-	for i in $(seq 50); do test -d "$T/victim" || break; sleep 0.1; done
-	test ! -d "$T/victim"
-	dt=$(efield "rm -rf \"$T/victim\"" 'e["userDecision"]["decisionTime"]')
+	ewait "rm -rf ~/victim" execute
+	for i in $(seq 50); do test -d "$HOME/victim" || break; sleep 0.1; done
+	test ! -d "$HOME/victim"
+	dt=$(efield "rm -rf ~/victim" 'e["userDecision"]["decisionTime"]')
 	test "$dt" != 0
 }
 test_expect_success 'y runs it and records execute with a decision time' t_prompt_yes
 
 t_prompt_edit() {
-	mkdir -p "$T/victim"
+	mkdir -p "$HOME/victim"
 	n0=$(tcount b1 'Run it? [y/N/e')
 	c0=$(tcount b1 'deliberate: cancelled')
-	tsend b1 "rm -rf \"$T/victim\"  "
+	tsend b1 "rm -rf ~/victim  "
 	twait b1 'Run it? [y/N/e' $((n0 + 1))
 	tkeys b1 e
 	twait b1 'edit> '
 	tkeys b1 C-u
-	tsend b1 "rmdir \"$T/victim\""
-	ewait "rm -rf \"$T/victim\"  " modify
-	test "$(efield "rm -rf \"$T/victim\"  " 'e["userDecision"].get("modifiedCommand")')" = "rmdir \"$T/victim\""
-	for i in $(seq 50); do test -d "$T/victim" || break; sleep 0.1; done
-	test ! -d "$T/victim"
+	tsend b1 "rmdir ~/victim"
+	ewait "rm -rf ~/victim  " modify
+	test "$(efield "rm -rf ~/victim  " 'e["userDecision"].get("modifiedCommand")')" = "rmdir ~/victim"
+	for i in $(seq 50); do test -d "$HOME/victim" || break; sleep 0.1; done
+	test ! -d "$HOME/victim"
 }
 test_expect_success 'e edits the line, runs the new one, records modify' t_prompt_edit
 
@@ -210,11 +213,11 @@ test_expect_success 'sourcing 100 times under nounset; array PROMPT_COMMAND kept
 rcfile b3 ""
 PT=1 bstart b3
 t_timeout() {
-	mkdir -p "$T/victim"
-	tsend b3 "rm -rf \"$T/victim\" # timeout"
+	mkdir -p "$HOME/victim"
+	tsend b3 "rm -rf ~/victim # timeout"
 	twait b3 'no answer in 1s'
-	ewait "rm -rf \"$T/victim\" # timeout" timeout
-	test -d "$T/victim"
+	ewait "rm -rf ~/victim # timeout" timeout
+	test -d "$HOME/victim"
 }
 test_expect_success 'no answer within the timeout cancels and records timeout' t_timeout
 
@@ -229,13 +232,13 @@ t_down() {
 test_expect_success 'with the daemon killed commands run, one warning' t_down
 
 t_enforce() {
-	printf 'mode = enforce\n' >"$DELIBERATE_HOME/config"
+	printf 'mode = enforce\nanonymizationLevel = minimal\n' >"$DELIBERATE_HOME/config"
 	daemon_start
-	mkdir -p "$T/victim"
-	tsend b1 "rm -rf \"$T/victim\" # enforce"
+	mkdir -p "$HOME/victim"
+	tsend b1 "rm -rf ~/victim # enforce"
 	twait b1 'refused (enforce mode)'
-	ewait "rm -rf \"$T/victim\" # enforce" cancel
-	test -d "$T/victim"
+	ewait "rm -rf ~/victim # enforce" cancel
+	test -d "$HOME/victim"
 }
 test_expect_success 'enforce mode refuses dangerous commands' t_enforce
 

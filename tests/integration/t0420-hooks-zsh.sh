@@ -5,6 +5,9 @@
 . "$(dirname "$0")/t04-lib-hooks.inc"
 have zsh || skip_all 'zsh is not installed'
 
+# The hooks are matched by fullCommand, so keep home paths as typed.
+mkdir -p -m 0700 "$DELIBERATE_HOME"
+printf 'anonymizationLevel = minimal\n' >"$DELIBERATE_HOME/config"
 daemon_start || exit 1
 mkdir -p "$T/w"
 
@@ -39,16 +42,16 @@ t_first() {
 test_expect_success 'the first command of a session runs and is recorded' t_first
 
 t_prompt_no() {
-	mkdir -p "$T/victim"
+	mkdir -p "$HOME/victim"
 	n0=$(tcount z1 'Run it? [y/N/e')
 	c0=$(tcount z1 'deliberate: cancelled')
-	tsend z1 "rm -rf \"$T/victim\"; echo after-veto"
+	tsend z1 "rm -rf ~/victim; echo after-veto"
 	twait z1 'Run it? [y/N/e' $((n0 + 1))
 	sleep 0.3
 	tkeys z1 n
 	twait z1 'deliberate: cancelled' $((c0 + 1))
-	ewait "rm -rf \"$T/victim\"; echo after-veto" cancel
-	test -d "$T/victim"
+	ewait "rm -rf ~/victim; echo after-veto" cancel
+	test -d "$HOME/victim"
 	! tscreen z1 | grep -q '^after-veto'
 }
 test_expect_success 'rm -rf prompts; n keeps the directory, records cancel' t_prompt_no
@@ -56,31 +59,31 @@ test_expect_success 'rm -rf prompts; n keeps the directory, records cancel' t_pr
 t_prompt_yes() {
 	n0=$(tcount z1 'Run it? [y/N/e')
 	c0=$(tcount z1 'deliberate: cancelled')
-	tsend z1 "rm -rf \"$T/victim\""
+	tsend z1 "rm -rf ~/victim"
 	twait z1 'Run it? [y/N/e' $((n0 + 1))
 	sleep 0.3
 	tkeys z1 y
-	ewait "rm -rf \"$T/victim\"" execute || { tscreen z1 | grep -v "^$" | tail -n 20; false; }
-	for i in $(seq 50); do test -d "$T/victim" || break; sleep 0.1; done
-	test ! -d "$T/victim"
+	ewait "rm -rf ~/victim" execute || { tscreen z1 | grep -v "^$" | tail -n 20; false; }
+	for i in $(seq 50); do test -d "$HOME/victim" || break; sleep 0.1; done
+	test ! -d "$HOME/victim"
 }
 test_expect_success 'y runs it and records execute' t_prompt_yes
 
 t_prompt_edit() {
-	mkdir -p "$T/victim"
+	mkdir -p "$HOME/victim"
 	n0=$(tcount z1 'Run it? [y/N/e')
 	c0=$(tcount z1 'deliberate: cancelled')
-	tsend z1 "rm -rf \"$T/victim\"  "
+	tsend z1 "rm -rf ~/victim  "
 	twait z1 'Run it? [y/N/e' $((n0 + 1))
 	sleep 0.3
 	tkeys z1 e
 	sleep 0.3
 	tkeys z1 C-u
-	tsend z1 "rmdir \"$T/victim\""
-	ewait "rm -rf \"$T/victim\"  " modify
-	test "$(efield "rm -rf \"$T/victim\"  " 'e["userDecision"].get("modifiedCommand")')" = "rmdir \"$T/victim\""
-	for i in $(seq 50); do test -d "$T/victim" || break; sleep 0.1; done
-	test ! -d "$T/victim"
+	tsend z1 "rmdir ~/victim"
+	ewait "rm -rf ~/victim  " modify
+	test "$(efield "rm -rf ~/victim  " 'e["userDecision"].get("modifiedCommand")')" = "rmdir ~/victim"
+	for i in $(seq 50); do test -d "$HOME/victim" || break; sleep 0.1; done
+	test ! -d "$HOME/victim"
 }
 test_expect_success 'e puts the line back in the editor; records modify' t_prompt_edit
 
@@ -161,11 +164,11 @@ test_expect_success 'sourcing 100 times under nounset does not stack' t_double
 zrc z3 ""
 PT=1 zstart z3
 t_timeout() {
-	mkdir -p "$T/victim"
-	tsend z3 "rm -rf \"$T/victim\" # timeout"
+	mkdir -p "$HOME/victim"
+	tsend z3 "rm -rf ~/victim # timeout"
 	twait z3 'no answer in 1s'
-	ewait "rm -rf \"$T/victim\" # timeout" timeout
-	test -d "$T/victim"
+	ewait "rm -rf ~/victim # timeout" timeout
+	test -d "$HOME/victim"
 }
 test_expect_success 'no answer within the timeout cancels and records timeout' t_timeout
 
@@ -180,13 +183,13 @@ t_down() {
 test_expect_success 'with the daemon killed commands run, one warning' t_down
 
 t_enforce() {
-	printf 'mode = enforce\n' >"$DELIBERATE_HOME/config"
+	printf 'mode = enforce\nanonymizationLevel = minimal\n' >"$DELIBERATE_HOME/config"
 	daemon_start
-	mkdir -p "$T/victim"
-	tsend z1 "rm -rf \"$T/victim\" # enforce"
+	mkdir -p "$HOME/victim"
+	tsend z1 "rm -rf ~/victim # enforce"
 	twait z1 'refused (enforce mode)'
-	ewait "rm -rf \"$T/victim\" # enforce" cancel
-	test -d "$T/victim"
+	ewait "rm -rf ~/victim # enforce" cancel
+	test -d "$HOME/victim"
 }
 test_expect_success 'enforce mode refuses dangerous commands' t_enforce
 
