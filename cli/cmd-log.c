@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "clock.h"
+#include "spool.h"
 
 static const char *
 basename_of(const char *s)
@@ -20,6 +21,38 @@ basename_of(const char *s)
 	const char	*slash = strrchr(s, '/');
 
 	return slash != NULL ? slash + 1 : s;
+}
+
+/* Hooks log here only when the daemon is down: no noise for them. */
+static int
+r_quiet(const char *source)
+{
+	return strcmp(source, "hook") == 0;
+}
+
+/*
+ * Keep an event the daemon could not take, sealed, for it to ingest when
+ * it is back: an accepted command is never lost.
+ */
+static void
+spool(struct json_object *req, const char *source)
+{
+	unsigned char	 pk[SPOOL_PK_LEN];
+	const char	*msg;
+	char		 id[37], *cause = NULL;
+	size_t		 len;
+
+	msg = json_object_to_json_string_length(req, JSON_C_TO_STRING_PLAIN,
+	    &len);
+	if (spool_keys(cli_paths.home, pk, NULL, &cause) != 0 ||
+	    spool_put(cli_paths.spool, pk, msg, len, id, &cause) != 0) {
+		cli_error("cannot spool the event: %s", cause);
+		free(cause);
+		return;
+	}
+	if (!r_quiet(source))
+		cli_error("spooled as %s; the daemon records it when it is "
+		    "back", id);
 }
 
 /* The log subcommand. */
@@ -30,11 +63,13 @@ cmd_log(int argc, char **argv)
 		{ "shell", required_argument, NULL, 's' },
 		{ "cwd", required_argument, NULL, 'c' },
 		{ "line", required_argument, NULL, 'l' },
+		{ "source", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct json_object	*req, *rep, *av, *id;
 	const char		*shell = NULL, *cwd = NULL, *line = NULL, *e;
+	const char		*source = "cli";
 	char			 cwdbuf[PATH_MAX], *tty;
 	int			 ch, i, r;
 	double			 t0 = clock_mono_ms();
@@ -49,6 +84,13 @@ cmd_log(int argc, char **argv)
 			break;
 		case 'l':
 			line = optarg;
+			break;
+		case 'S':
+			if (strcmp(optarg, "cli") != 0 &&
+			    strcmp(optarg, "hook") != 0)
+				cli_usage_error("bad --source '%s': want cli "
+				    "or hook", optarg);
+			source = optarg;
 			break;
 		case 'h':
 			cli_help();
@@ -72,7 +114,7 @@ cmd_log(int argc, char **argv)
 		cwd = getcwd(cwdbuf, sizeof cwdbuf) != NULL ? cwdbuf : "/";
 
 	req = cli_request("event");
-	json_object_object_add(req, "source", json_object_new_string("cli"));
+	json_object_object_add(req, "source", json_object_new_string(source));
 	if (line != NULL)
 		json_object_object_add(req, "line",
 		    json_object_new_string(line));
@@ -96,14 +138,17 @@ cmd_log(int argc, char **argv)
 	json_object_object_add(req, "isTTY",
 	    json_object_new_boolean(isatty(STDIN_FILENO)));
 	json_object_object_add(req, "interactive",
-	    json_object_new_boolean(isatty(STDIN_FILENO)));
+	    json_object_new_boolean(strcmp(source, "hook") == 0 ||
+	    isatty(STDIN_FILENO)));
 	json_object_object_add(req, "sudo",
 	    json_object_new_boolean(getenv("SUDO_UID") != NULL));
 	json_object_object_add(req, "ts",
 	    json_object_new_int64(clock_now_ms()));
 	json_object_object_add(req, "interceptMs",
 	    json_object_new_double(clock_mono_ms() - t0));
-	r = cli_call(req, 5000, &rep, 0);
+	r = cli_call(req, 5000, &rep, r_quiet(source));
+	if (r == EXIT_NODAEMON)
+		spool(req, source);
 	json_object_put(req);
 	if (r == EXIT_OK && json_object_object_get_ex(rep, "id", &id) &&
 	    isatty(STDOUT_FILENO))

@@ -652,8 +652,9 @@ judge(struct sup *s, const struct seccomp_notif *req)
 		}
 		if (path[0] == '\0' && (flags & AT_EMPTY_PATH))
 			snprintf(abspath, sizeof abspath, "%s", base);
-		else
-			snprintf(abspath, sizeof abspath, "%s/%s", base, path);
+		else if (snprintf(abspath, sizeof abspath, "%s/%s", base,
+		    path) >= (int)sizeof abspath)
+			abspath[sizeof abspath - 1] = '\0';	/* cut, flagged */
 	}
 	/*
 	 * execvp retries the next PATH candidate after EACCES: the same

@@ -506,7 +506,10 @@ entry_build(const struct entry_env *env, const struct event *ev,
 	double			 redact_ms = 0, total;
 
 	when = ev->ts_ms > 0 ? ev->ts_ms : clock_now_ms();
-	uuid_v4(ret_id);
+	if (ev->entry_id != NULL && strlen(ev->entry_id) == 36)
+		memcpy(ret_id, ev->entry_id, 37);
+	else
+		uuid_v4(ret_id);
 	clock_iso8601(when, ts);
 	clock_day(when, ret_day);
 

@@ -214,6 +214,7 @@ event_release(struct event *ev)
 	free(ev->parent);
 	free(ev->cmd_type);
 	free(ev->path_env);
+	free(ev->entry_id);
 	free(ev->action);
 	free(ev->modified);
 	memset(ev, 0, sizeof *ev);

@@ -24,6 +24,8 @@ struct event {
 	char	*parent;	/* parent process name */
 	char	*cmd_type;	/* client's hint: builtin, alias, function */
 	char	*path_env;	/* the client's PATH, used for type only */
+	char	*entry_id;	/* set by the daemon for spooled events, never
+				   from the wire */
 	pid_t	 pid;
 	pid_t	 ppid;
 	uid_t	 uid;

@@ -1,5 +1,6 @@
 #include "store.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -64,6 +65,91 @@ load_metadata(struct store *s)
 	json_object_put(m);
 }
 
+/*
+ * Cut a torn last line (a crash or a full disk in the middle of a write)
+ * off one day file, keeping it in learning-data/quarantine/ for
+ * inspection.  Returns 1 if the file was repaired.
+ */
+static int
+repair_file(const char *path, const char *name, const char *datadir)
+{
+	struct stat	 st;
+	char		 tail[4096], *qdir, *qpath;
+	off_t		 end, cut;
+	ssize_t		 n, i;
+	int		 fd, qfd, r = 0;
+
+	if ((fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		return 0;
+	if (fstat(fd, &st) == -1 || st.st_size == 0)
+		goto out;
+	end = st.st_size;
+	if (pread(fd, tail, 1, end - 1) != 1 || tail[0] == '\n')
+		goto out;
+	/* Find the last newline; everything after it is the torn line. */
+	cut = 0;
+	for (end = st.st_size; end > 0 && cut == 0; end -= n) {
+		n = end > (off_t)sizeof tail ? (ssize_t)sizeof tail :
+		    (ssize_t)end;
+		if (pread(fd, tail, (size_t)n, end - n) != n)
+			goto out;
+		for (i = n - 1; i >= 0; i--) {
+			if (tail[i] == '\n') {
+				cut = end - n + i + 1;
+				break;
+			}
+		}
+	}
+	xasprintf(&qdir, "%s/quarantine", datadir);
+	paths_mkdir_private(qdir, NULL);
+	xasprintf(&qpath, "%s/%s.torn-%lld", qdir, name,
+	    (long long)clock_now_ms());
+	qfd = open(qpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (qfd != -1) {
+		char	buf[65536];
+		off_t	off = cut;
+
+		while ((n = pread(fd, buf, sizeof buf, off)) > 0) {
+			if (write(qfd, buf, (size_t)n) != n)
+				break;
+			off += n;
+		}
+		fsync(qfd);
+		close(qfd);
+	}
+	if (ftruncate(fd, cut) == 0 && fsync(fd) == 0)
+		r = 1;
+	free(qdir);
+	free(qpath);
+out:
+	close(fd);
+	return r;
+}
+
+/* Repair every day file of dir; returns how many were repaired. */
+int
+store_repair(const char *dir, const char *datadir)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		*path;
+	size_t		 len;
+	int		 n = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (len < 8 || strcmp(de->d_name + len - 7, ".ndjson") != 0)
+			continue;
+		xasprintf(&path, "%s/%s", dir, de->d_name);
+		n += repair_file(path, de->d_name, datadir);
+		free(path);
+	}
+	closedir(d);
+	return n;
+}
+
 /* Open the store. */
 int
 store_open(struct store *s, const char *datadir, char **cause)
@@ -87,6 +173,7 @@ store_open(struct store *s, const char *datadir, char **cause)
 	free(dir);
 	if (r != 0)
 		return r;
+	s->repaired = store_repair(s->current, datadir);
 	load_metadata(s);
 	if (s->st.commands == NULL)
 		s->st.commands = json_object_new_object();
@@ -179,6 +266,33 @@ store_append(struct store *s, const char *day, const char *line, size_t len)
 	if (n > 0 && ftruncate(s->fd, st.st_size) == -1)
 		r = -errno;
 	return r;
+}
+
+/* Whether a day file holds an entry id (spooled events are ingested once). */
+int
+store_has_id(struct store *s, const char *day, const char *id)
+{
+	char	 buf[65536], needle[64], *path;
+	size_t	 nlen, have = 0, keep;
+	ssize_t	 n;
+	int	 fd, found = 0;
+
+	nlen = (size_t)snprintf(needle, sizeof needle, "\"id\":\"%s\"", id);
+	xasprintf(&path, "%s/%s.ndjson", s->current, day);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd == -1)
+		return 0;
+	while (!found && (n = read(fd, buf + have, sizeof buf - have)) > 0) {
+		have += (size_t)n;
+		found = memmem(buf, have, needle, nlen) != NULL;
+		/* Keep a tail, so a needle across two reads is still seen. */
+		keep = have < nlen ? have : nlen - 1;
+		memmove(buf, buf + have - keep, keep);
+		have = keep;
+	}
+	close(fd);
+	return found;
 }
 
 /* Count an entry in the statistics. */

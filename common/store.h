@@ -30,6 +30,7 @@ struct store {
 	int64_t			 today;	/* lines in today's file */
 	struct store_stats	 st;
 	int			 dirty;	/* metadata needs writing */
+	int			 repaired; /* torn lines cut at open */
 };
 
 /*
@@ -39,6 +40,13 @@ struct store {
  */
 int	store_open(struct store *, const char *datadir, char **cause);
 void	store_close(struct store *);
+
+/*
+ * Cut a torn last line off every .ndjson file of dir (moving it to
+ * datadir/quarantine/), so no partial line stays in the dataset.  Returns
+ * the number of files repaired.
+ */
+int	store_repair(const char *dir, const char *datadir);
 
 /*
  * Append one line (without its newline) to the file of day.  Returns 0,
@@ -57,6 +65,9 @@ void	store_count(struct store *, const char *command, double total_ms,
  */
 int	store_write_metadata(struct store *, const char *level,
 	    int retention_days);
+
+/* Whether the file of day already holds an entry with this id. */
+int	store_has_id(struct store *, const char *day, const char *id);
 
 /* Count the lines of a file; -errno on failure. */
 int64_t	store_count_lines(const char *path);

@@ -87,6 +87,15 @@ __deliberate_ask() {
 	return $rc
 }
 
+# The daemon is down: hand the line to the CLI, which seals it into the
+# spool for the daemon to record when it is back.  In the background, so
+# the command does not wait.
+__deliberate_spool() {
+	[[ -n $__dlb_cli ]] || return 0
+	( "$__dlb_cli" log --source hook --shell bash --cwd "$PWD" \
+	    --line "$1" </dev/null >/dev/null 2>&1 & )
+}
+
 # Send the answer to a prompted check.
 __deliberate_decide() {
 	local id=$1 action=$2 ms=$3
@@ -184,6 +193,8 @@ __deliberate_judge() {
 	case ${DELIBERATE_ACTION-} in
 	down|'')
 		__deliberate_warn_down
+		[[ $flags == *-r* || $flags == *-e* ]] &&
+		    __deliberate_spool "$line"
 		return 0
 		;;
 	prompt)

@@ -206,6 +206,14 @@ __deliberate_warn_down() {
 	    '(start it with: deliberate daemon start)'
 }
 
+# The daemon is down: the CLI seals the line into the spool, in the
+# background, and the daemon records it when it is back.
+__deliberate_spool() {
+	[[ -n $__dlb_cli ]] || return 0
+	( "$__dlb_cli" log --source hook --shell zsh --cwd "$PWD" \
+	    --line "$1" </dev/null >/dev/null 2>&1 &! )
+}
+
 # Drop the line (kept in the history) and go back to a fresh prompt.
 __deliberate_cancel() {
 	print -s -- "$1"
@@ -250,6 +258,7 @@ __deliberate_accept_line() {
 			zle -I
 			__deliberate_warn_down
 		fi
+		(( rec )) && __deliberate_spool "$full"
 		;;
 	deny)
 		zle -I
