@@ -329,7 +329,9 @@ regex_compile(const char *re, const struct rule_stanza *st, const char *key,
 		    st->file, st->line, st->id, key, (char *)msg, (size_t)off);
 		return NULL;
 	}
-	(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	/* DELIBERATE_NO_JIT: the interpreter, for memcheck runs. */
+	if (getenv("DELIBERATE_NO_JIT") == NULL)
+		(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
 	return code;
 }
 
