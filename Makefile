@@ -132,6 +132,8 @@ BINDIR	 = $(DESTDIR)$(PREFIX)/bin
 LIBDIR	 = $(DESTDIR)$(PREFIX)/lib/deliberate
 SHAREDIR = $(DESTDIR)$(PREFIX)/share/deliberate
 MANDIR	 = $(DESTDIR)$(PREFIX)/share/man
+COMPDIR_BASH = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+COMPDIR_ZSH  = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 
 install: all
 	install -d -m 0755 $(BINDIR) $(LIBDIR) $(SHAREDIR) \
@@ -152,10 +154,14 @@ install: all
 	for f in man/*.[0-9]; do if [ -f $$f ]; then \
 	    s=$${f##*.}; install -d -m 0755 $(MANDIR)/man$$s; \
 	    install -m 0644 $$f $(MANDIR)/man$$s/; fi; done
+	install -d -m 0755 $(COMPDIR_BASH) $(COMPDIR_ZSH)
+	install -m 0644 shell-hooks/completion.bash $(COMPDIR_BASH)/deliberate
+	install -m 0644 shell-hooks/_deliberate $(COMPDIR_ZSH)/_deliberate
 
 uninstall:
 	rm -f $(BINDIR)/deliberate $(BINDIR)/deliberated
 	rm -rf $(LIBDIR) $(SHAREDIR)
+	rm -f $(COMPDIR_BASH)/deliberate $(COMPDIR_ZSH)/_deliberate
 	for f in man/*.[0-9]; do if [ -f $$f ]; then \
 	    s=$${f##*.}; rm -f $(MANDIR)/man$$s/$${f##*/}; fi; done
 

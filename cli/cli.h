@@ -19,6 +19,7 @@
 #include "paths.h"
 
 struct json_object;
+struct classifier;
 struct redactor;
 
 #define EXIT_OK		0
@@ -66,18 +67,33 @@ struct json_object *cli_request(const char *type);
 /* Load the redaction rules; prints the error and returns NULL on failure. */
 struct redactor *cli_load_redactor(void);
 
+/* Load the risk rules; prints the error and returns NULL on failure. */
+struct classifier *cli_load_classifier(void);
+
 /* The path of a sibling program (deliberated) next to this binary. */
 char	*cli_sibling(const char *name);
+
+/*
+ * The absolute path of a library next to this binary or in
+ * PREFIX/lib/deliberate (caller frees), or NULL.
+ */
+char	*cli_libfile(const char *name);
 
 int	cmd_check(int, char **);
 int	cmd_check_privacy(int, char **);
 int	cmd_classify(int, char **);
 int	cmd_daemon(int, char **);
 int	cmd_decision(int, char **);
+int	cmd_export(int, char **);
 int	cmd_log(int, char **);
+int	cmd_purge(int, char **);
 int	cmd_redact(int, char **);
+int	cmd_rotate(int, char **);
+int	cmd_rules(int, char **);
 int	cmd_run(int, char **);
+int	cmd_stats(int, char **);
 int	cmd_status(int, char **);
+int	cmd_validate_dataset(int, char **);
 int	cmd_wrap(int, char **);
 
 #endif

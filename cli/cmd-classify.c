@@ -27,7 +27,6 @@ cmd_classify(int argc, char **argv)
 	struct verdict		 v;
 	struct classify_ctx	 ctx;
 	struct buf		 line = BUF_INIT;
-	char			*dir, *cause = NULL;
 	int			 ch, json = 0, i;
 
 	while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
@@ -49,15 +48,10 @@ cmd_classify(int argc, char **argv)
 			buf_addc(&line, ' ');
 		buf_adds(&line, argv[i]);
 	}
-	xasprintf(&dir, "%s/risk-rules", cli_paths.share);
-	if (classifier_load(dir, &cls, &cause) != 0) {
-		cli_error("cannot load risk rules: %s", cause);
-		free(cause);
-		free(dir);
+	if ((cls = cli_load_classifier()) == NULL) {
 		buf_release(&line);
 		return EXIT_FAIL;
 	}
-	free(dir);
 	memset(&ctx, 0, sizeof ctx);
 	ctx.interactive = 1;
 	ctx.tty = 1;

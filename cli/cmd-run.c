@@ -25,34 +25,6 @@
 
 #define SHIM_NAME	"libdeliberate.so"
 
-/* The absolute path of the shim: next to this binary, or PREFIX/lib. */
-static char *
-find_shim(void)
-{
-	char	exe[PATH_MAX], *slash, *p, *abs;
-	ssize_t	n;
-
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	if ((slash = strrchr(exe, '/')) == NULL)
-		return NULL;
-	*slash = '\0';
-	xasprintf(&p, "%s/%s", exe, SHIM_NAME);
-	if (access(p, R_OK) != 0) {
-		free(p);
-		xasprintf(&p, "%s/../lib/deliberate/%s", exe, SHIM_NAME);
-		if (access(p, R_OK) != 0) {
-			free(p);
-			return NULL;
-		}
-	}
-	abs = realpath(p, NULL);
-	free(p);
-	return abs;
-}
-
 static int
 parse_mode(const char *s, int *ret_enforce)
 {
@@ -292,7 +264,7 @@ cmd_run(int argc, char **argv)
 	setenv("DELIBERATE_FAIL_CLOSED", fail_closed ? "1" : "0", 1);
 
 	drops = drops_path();
-	shim = find_shim();
+	shim = cli_libfile(SHIM_NAME);
 	setenv("DELIBERATE_MODE", enforce ? "enforce" : "monitor", 1);
 	setenv("DELIBERATE_SOCKET", cli_paths.socket, 1);
 

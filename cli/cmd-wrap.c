@@ -21,33 +21,6 @@
 
 #define SHIM_NAME	"libdeliberate.so"
 
-static char *
-find_shim(void)
-{
-	char	exe[PATH_MAX], *slash, *p, *abs;
-	ssize_t	n;
-
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	if ((slash = strrchr(exe, '/')) == NULL)
-		return NULL;
-	*slash = '\0';
-	xasprintf(&p, "%s/%s", exe, SHIM_NAME);
-	if (access(p, R_OK) != 0) {
-		free(p);
-		xasprintf(&p, "%s/../lib/deliberate/%s", exe, SHIM_NAME);
-		if (access(p, R_OK) != 0) {
-			free(p);
-			return NULL;
-		}
-	}
-	abs = realpath(p, NULL);
-	free(p);
-	return abs;
-}
-
 /* Print s in single quotes for sh ('\'' for a quote) or fish (\'). */
 static void
 quote(const char *s, int fish)
@@ -105,7 +78,7 @@ cmd_wrap(int argc, char **argv)
 	}
 	if (optind != argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	if ((shim = find_shim()) == NULL) {
+	if ((shim = cli_libfile(SHIM_NAME)) == NULL) {
 		cli_error("cannot find %s next to this program or in "
 		    "PREFIX/lib/deliberate", SHIM_NAME);
 		return EXIT_FAIL;

@@ -15,6 +15,7 @@
 #include <sodium.h>
 
 #include "cli.h"
+#include "classify.h"
 #include "client.h"
 #include "proto.h"
 #include "redact.h"
@@ -34,14 +35,28 @@ static const struct cli_command commands[] = {
 	{ "decision", cmd_decision,
 	    "--check-id ID --action A [--time MS] [--modified 'LINE']",
 	    "send the answer to a prompted check (used by hooks)" },
-	{ "log", cmd_log, "[--shell S] [--cwd D] -- ARGV... | --line 'STRING'",
+	{ "export", cmd_export, "[--format ndjson|json|training] "
+	    "[--since DATE] [--until DATE] [--output FILE]",
+	    "write all your stored entries, oldest first (GDPR export)" },
+	{ "log", cmd_log, "[--shell S] [--cwd D] [--source cli|hook] "
+	    "-- ARGV... | --line 'STRING'",
 	    "record a command the way a hook would" },
+	{ "purge", cmd_purge, "--all | --before DATE | --entry ID [--yes]",
+	    "erase stored entries: all of them, older ones, or one" },
 	{ "redact", cmd_redact, "[--level minimal|standard|maximum] [--json]",
 	    "redact lines from stdin with the rule set" },
+	{ "rotate", cmd_rotate, "[--dry-run] [--quiet]",
+	    "archive finished days, write aggregates, apply retention" },
+	{ "rules", cmd_rules, "[--category C] [--risk R] [--json] [ID]",
+	    "list the risk rules, or show one" },
 	{ "run", cmd_run, "[--mode M] [--strict] -- CMD [ARGS...]",
 	    "run a process tree with every exec recorded" },
+	{ "stats", cmd_stats, "[--json] [--since DATE] [--until DATE]",
+	    "summarize the stored entries: risks, decisions, timings, days" },
 	{ "status", cmd_status, "[--json]",
 	    "show whether the daemon answers, and today's count" },
+	{ "validate-dataset", cmd_validate_dataset, "FILE|DIR...",
+	    "check stored entries against the DatasetEntry contract" },
 	{ "wrap", cmd_wrap, "[--mode M] [--shell sh|fish|github]",
 	    "print environment lines that put the shim in CI or agent configs" },
 	{ NULL, NULL, NULL, NULL }
@@ -177,25 +192,74 @@ cli_load_redactor(void)
 	return red;
 }
 
+/* Load the risk rules from the shared data directory. */
+struct classifier *
+cli_load_classifier(void)
+{
+	struct classifier	*cls = NULL;
+	char			*dir, *cause = NULL;
+
+	xasprintf(&dir, "%s/risk-rules", cli_paths.share);
+	if (classifier_load(dir, &cls, &cause) != 0) {
+		cli_error("cannot load risk rules: %s", cause);
+		free(cause);
+		cls = NULL;
+	}
+	free(dir);
+	return cls;
+}
+
+/* The directory of the running program, or NULL. */
+static char *
+exe_dir(void)
+{
+	char	exe[PATH_MAX], *slash;
+	ssize_t	n;
+
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	if ((slash = strrchr(exe, '/')) == NULL)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(exe);
+}
+
 /* A program installed next to this one. */
 char *
 cli_sibling(const char *name)
 {
-	char	exe[PATH_MAX], *slash, *p;
-	ssize_t	n;
+	char	*dir, *p;
 
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		if ((slash = strrchr(exe, '/')) != NULL) {
-			*slash = '\0';
-			xasprintf(&p, "%s/%s", exe, name);
-			if (access(p, X_OK) == 0)
-				return p;
-			free(p);
-		}
+	if ((dir = exe_dir()) != NULL) {
+		xasprintf(&p, "%s/%s", dir, name);
+		free(dir);
+		if (access(p, X_OK) == 0)
+			return p;
+		free(p);
 	}
 	return xstrdup(name);
+}
+
+/* A library next to this program (build/) or in PREFIX/lib/deliberate. */
+char *
+cli_libfile(const char *name)
+{
+	char	*dir, *p, *abs = NULL;
+
+	if ((dir = exe_dir()) == NULL)
+		return NULL;
+	xasprintf(&p, "%s/%s", dir, name);
+	if (access(p, R_OK) != 0) {
+		free(p);
+		xasprintf(&p, "%s/../lib/deliberate/%s", dir, name);
+	}
+	if (access(p, R_OK) == 0)
+		abs = realpath(p, NULL);
+	free(p);
+	free(dir);
+	return abs;
 }
 
 static const struct cli_command *

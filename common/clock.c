@@ -41,6 +41,14 @@ clock_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Whether DELIBERATE_NOW controls the clock. */
+int
+clock_is_fixed(void)
+{
+	(void)clock_now_ms();
+	return fixed_base >= 0;
+}
+
 /* Local ISO 8601 with milliseconds and zone. */
 void
 clock_iso8601(int64_t ms, char buf[ISO8601_LEN])

@@ -15,6 +15,9 @@
 /* Milliseconds since the epoch (honours DELIBERATE_NOW). */
 int64_t	clock_now_ms(void);
 
+/* Whether DELIBERATE_NOW controls the clock. */
+int	clock_is_fixed(void);
+
 /* Monotonic milliseconds, as a double with sub-ms precision. */
 double	clock_mono_ms(void);
 

@@ -24,7 +24,10 @@ enum shtok_kind {
 	SHTOK_WORD,		/* a word, possibly quoted */
 	SHTOK_OP,		/* | |& || && ; ;; & ( ) newline */
 	SHTOK_REDIR,		/* > >> < << <<< <<- <> >| &> &>> >& <& 2> 2>&1 ... */
-	SHTOK_HEREDOC,		/* the body of a here-document (data) */
+	SHTOK_HEREDOC,		/* the body of a here-document (data); its
+				   span covers the body lines only, not the
+				   terminator line; it follows the newline
+				   operator that ends the line naming it */
 };
 
 /* Word flags. */
@@ -109,9 +112,14 @@ struct shtok_cmd {
 struct shtok_cmds {
 	struct shtok_cmd	*v;
 	size_t			 n;
+	size_t			*funcs;	/* token indices of the names of
+					   function definitions ("f() ..."
+					   and "function f ..."), which are
+					   not commands themselves */
+	size_t			 nfuncs;
 };
 
-#define SHTOK_CMDS_INIT { NULL, 0 }
+#define SHTOK_CMDS_INIT { NULL, 0, NULL, 0 }
 
 /* Tokenize len bytes of line into list (which must be initialised). */
 void	shtok_split(const char *line, size_t len, struct shtok_list *list);

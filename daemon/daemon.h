@@ -16,6 +16,7 @@
 #include "userkey.h"
 
 struct classifier;
+struct json_object;
 struct redactor;
 struct pending;
 
@@ -50,6 +51,10 @@ struct daemon {
 	struct pending		*pending;	/* checks awaiting a decision */
 	size_t			 npending;
 	char			*rules_stamp;	/* rule files' mtimes */
+	unsigned char		 spool_pk[32];	/* the spool key pair */
+	unsigned char		 spool_sk[32];
+	int			 spool_ready;
+	int64_t			 spooled;	/* spooled events ingested */
 	int64_t			 reloads;
 };
 
@@ -62,7 +67,13 @@ int	server_listen(struct daemon *, char **cause);
 void	server_loop(struct daemon *);
 void	server_shutdown(struct daemon *);
 void	server_tick(struct daemon *);
+void	server_drain_spool(struct daemon *);
 void	server_set_error(struct daemon *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+
+/* lifecycle.c */
+void	lifecycle_start(struct daemon *);
+void	lifecycle_tick(struct daemon *);
+struct json_object *lifecycle_control(struct daemon *, struct json_object *);
 
 #endif

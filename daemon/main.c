@@ -23,6 +23,8 @@
 #include "daemon.h"
 #include "log.h"
 #include "redact.h"
+#include "spool.h"
+#include "sandbox.h"
 #include "xmalloc.h"
 
 static void __attribute__((noreturn))
@@ -32,6 +34,7 @@ usage(int status)
 
 	fprintf(f, "usage: deliberated [--ready-fd N] [--debug] "
 	    "[--socket PATH]\n"
+	    "                   [--sandbox seccomp|trap|log|none]\n"
 	    "       deliberated --version | --help\n"
 	    "\n"
 	    "Serve the Deliberate socket in the foreground and record every\n"
@@ -203,6 +206,7 @@ main(int argc, char **argv)
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "debug", no_argument, NULL, 'd' },
+		{ "sandbox", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -232,6 +236,12 @@ main(int argc, char **argv)
 			break;
 		case 'd':
 			debug = 1;
+			break;
+		case 'S':
+			if (sandbox_select(optarg, &cause) != 0) {
+				fprintf(stderr, "deliberated: %s\n", cause);
+				usage(2);
+			}
 			break;
 		case 'h':
 			usage(0);
@@ -269,19 +279,38 @@ main(int argc, char **argv)
 		fatalx("%s", cause);
 	if (store_open(&d.store, d.paths.data, &cause) != 0)
 		fatalx("cannot open the dataset: %s", cause);
+	if (d.store.repaired > 0)
+		log_warnx("cut a torn last line off %d day file(s); the bytes "
+		    "are in learning-data/quarantine/", d.store.repaired);
 	if (userkey_load(d.paths.keyfile, d.key, &cause) != 0)
 		fatalx("%s", cause);
+	if (spool_keys(d.paths.home, d.spool_pk, d.spool_sk, &cause) != 0) {
+		log_warnx("%s; the spool will not be read", cause);
+		free(cause);
+		cause = NULL;
+	} else
+		d.spool_ready = 1;
 	if (engines_load(&d, &d.red, &d.cls, &cause) != 0)
 		fatalx("cannot load the rules: %s", cause);
 	log_info("loaded %zu redaction rules from '%s/redaction-rules'",
 	    redactor_nrules(d.red), d.paths.share);
 	d.rules_stamp = daemon_rules_stamp(&d);
+	lifecycle_start(&d);
 	if (server_listen(&d, &cause) != 0)
 		fatalx("%s", cause);
 	write_pidfile(&d);
+	if (sandbox_enter(&cause) != 0) {
+		if (!sandbox_disabled())
+			fatalx("cannot enter the sandbox: %s", cause);
+		log_warnx("%s, ignoring", cause);
+		free(cause);
+		cause = NULL;
+	}
+	log_info("sandbox: %s", sandbox_name());
 
 	log_info("listening on '%s', data in '%s', mode %s",
 	    d.paths.socket, d.paths.data, mode_name(d.cfg.mode));
+	server_drain_spool(&d);
 	if (ready_fd >= 0) {
 		if (write(ready_fd, "\n", 1) != 1)
 			log_warn("cannot write to --ready-fd %d, ignoring",

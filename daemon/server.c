@@ -31,6 +31,7 @@
 #include "log.h"
 #include "proto.h"
 #include "redact.h"
+#include "spool.h"
 #include "userkey.h"
 #include "xmalloc.h"
 
@@ -39,6 +40,7 @@
 #define PARTIAL_MS	(10 * 1000)	/* a half message may wait this */
 #define PENDING_GRACE_S	30		/* after promptTimeout */
 #define MAX_PENDING	4096
+#define MAX_CLIENTS	1024		/* beyond this, refuse politely */
 
 struct client {
 	int		 fd;
@@ -253,6 +255,17 @@ do_accept(struct daemon *d)
 			close(fd);
 			continue;
 		}
+		if (d->clients >= MAX_CLIENTS) {
+			r = proto_error(NULL, "too many clients, try again");
+			proto_append(&b, r);
+			(void)!send(fd, b.data, b.len, MSG_NOSIGNAL |
+			    MSG_DONTWAIT);
+			json_object_put(r);
+			buf_reset(&b);
+			close(fd);
+			d->refused++;
+			continue;
+		}
 		c = xcalloc(1, sizeof *c);
 		c->fd = fd;
 		c->uid = cred.uid;
@@ -386,6 +399,9 @@ peer_defaults(struct client *c, struct event *ev)
 		ev->pid = c->pid;
 	if (ev->source == NULL)
 		ev->source = xstrdup("cli");
+	/* Under DELIBERATE_NOW the daemon's clock is the only one. */
+	if (clock_is_fixed())
+		ev->ts_ms = 0;
 }
 
 static struct json_object *
@@ -677,6 +693,8 @@ req_status(struct daemon *d, struct json_object *req)
 	    json_object_new_int64(d->store.st.total));
 	json_object_object_add(rep, "redactionRules",
 	    json_object_new_int64((int64_t)redactor_nrules(d->red)));
+	json_object_object_add(rep, "spooledIngested",
+	    json_object_new_int64(d->spooled));
 	json_object_object_add(rep, "reloads",
 	    json_object_new_int64(d->reloads));
 	json_object_object_add(rep, "preloadDrops",
@@ -703,6 +721,8 @@ dispatch(struct daemon *d, struct client *c, struct json_object *req,
 		return req_decision(d, req);
 	if (strcmp(type, PROTO_STATUS) == 0)
 		return req_status(d, req);
+	if (strcmp(type, PROTO_CONTROL) == 0)
+		return lifecycle_control(d, req);
 	return proto_error(req, "unknown request type");
 }
 
@@ -860,6 +880,67 @@ client_io(struct daemon *d, struct client *c, uint32_t events)
 	client_arm(d, c);
 }
 
+/* Record one spooled event, once: its spool id becomes the entry id. */
+static int
+ingest_one(void *arg, const char *id, const char *msg, size_t len)
+{
+	struct daemon		*d = arg;
+	struct json_object	*req;
+	struct event		 ev;
+	struct verdict		 v;
+	struct classify_ctx	 ctx;
+	char			*cause = NULL, day[11], eid[37];
+	int			 r;
+
+	if (proto_parse(msg, len, &req, &cause) != 0) {
+		log_warnx("spooled event %s is not a request (%s), dropping",
+		    id, cause);
+		free(cause);
+		return 0;
+	}
+	r = event_parse(req, &ev, &cause);
+	json_object_put(req);
+	if (r != 0) {
+		log_warnx("spooled event %s is malformed (%s), dropping", id,
+		    cause);
+		free(cause);
+		return 0;
+	}
+	ev.uid = d->uid;
+	if (ev.euid == (uid_t)-1)
+		ev.euid = d->uid;
+	if (ev.source == NULL)
+		ev.source = xstrdup("cli");
+	ev.entry_id = xstrdup(id);
+	clock_day(ev.ts_ms > 0 ? ev.ts_ms : clock_now_ms(), day);
+	if (store_has_id(&d->store, day, id) || excluded(d, &ev)) {
+		event_release(&ev);
+		return 0;
+	}
+	fill_ctx(&ev, &ctx);
+	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
+	r = record(d, &ev, &v, clock_mono_ms(), eid);
+	verdict_release(&v);
+	event_release(&ev);
+	if (r == 0)
+		d->spooled++;
+	return r == 0 ? 0 : -1;
+}
+
+/* Ingest what clients spooled while we were away. */
+void
+server_drain_spool(struct daemon *d)
+{
+	int	n;
+
+	if (!d->spool_ready)
+		return;
+	n = spool_drain(d->paths.spool, d->spool_pk, d->spool_sk, ingest_one,
+	    d);
+	if (n > 0)
+		log_info("ingested %d spooled event(s)", n);
+}
+
 /* Periodic work: metadata, expired checks, idle clients. */
 void
 server_tick(struct daemon *d)
@@ -872,6 +953,9 @@ server_tick(struct daemon *d)
 	char		 id[37];
 	size_t		 i;
 
+	if (ticks % 5 == 4)
+		server_drain_spool(d);
+	lifecycle_tick(d);
 	/* Rule files and the config are watched every other second. */
 	if (++ticks % 2 == 0) {
 		char *stamp = daemon_rules_stamp(d);

@@ -31,6 +31,12 @@ __dlb_prev_debug=
 __dlb_ps0='${__dlb_e:0:$((__dlb_armed=1,0))}'
 DELIBERATE_SESSION="bash-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
 
+# Completion, from the file next to this one, unless one is loaded already.
+if ! complete -p deliberate >/dev/null 2>&1 &&
+    [[ -f ${BASH_SOURCE[0]%/*}/completion.bash ]]; then
+	. "${BASH_SOURCE[0]%/*}/completion.bash"
+fi
+
 __deliberate_load() {
 	local f dir=${BASH_SOURCE[0]%/*} cli=
 	[[ $dir == "${BASH_SOURCE[0]}" ]] && dir=.

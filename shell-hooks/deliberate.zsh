@@ -17,6 +17,17 @@
 typeset -g __deliberate_loaded=1
 
 zmodload zsh/datetime 2>/dev/null
+# Completion: _deliberate sits next to this file (source tree and
+# PREFIX/share/deliberate/shell-hooks alike).
+() {
+	local d=${${(%):-%x}:A:h}
+	[[ -f $d/_deliberate ]] || return 0
+	(( ${fpath[(Ie)$d]} )) || fpath+=($d)
+	if (( $+functions[compdef] )); then
+		autoload -Uz _deliberate
+		compdef _deliberate deliberate
+	fi
+}
 typeset -g __dlb_zsocket=0 __dlb_cli=${commands[deliberate]-}
 typeset -g __dlb_warned=0 __dlb_done= __dlb_rep=
 typeset -g __dlb_edit_id= __dlb_edit_t0=

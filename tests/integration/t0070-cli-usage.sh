@@ -17,7 +17,7 @@ test_expect_success '--version and --help' '
 '
 
 test_expect_success 'every subcommand has --help and exits 0' '
-	for c in status log classify daemon check decision run wrap; do
+	for c in status log classify daemon check decision run wrap rules redact check-privacy; do
 		deliberate $c --help >"$T/h" || exit 1
 		grep -q "^usage: deliberate $c" "$T/h" || exit 1
 	done
@@ -66,6 +66,18 @@ test_expect_success 'classify prints a verdict without a daemon, and --json the 
 	deliberate classify -- ls -la | grep -E "^safe" &&
 	deliberate classify --json -- ls -la | jq -e "has(\"riskLevel\") and has(\"confidence\")
 	    and has(\"patterns\") and has(\"bypassDetection\") and has(\"fastPathEligible\")"
+'
+
+test_expect_success 'rules lists by category and shows one rule in full' '
+	deliberate rules --category git >"$T/out" &&
+	grep -E "^git:push-force-protected +dangerous" "$T/out" &&
+	! grep -v "^git:" "$T/out" &&
+	deliberate rules fs:rm-rf-home-subdir >"$T/out" &&
+	grep_f "risk: dangerous" "$T/out" && grep_f "safer:" "$T/out" &&
+	deliberate rules --json --risk dangerous | jq -e "length > 100 and all(.risk == \"dangerous\")" &&
+	{ deliberate rules --category nope 2>"$T/err"; test $? -eq 1; } &&
+	grep_f "no rules in category" "$T/err" &&
+	{ deliberate rules --risk loud 2>"$T/err"; test $? -eq 2; }
 '
 
 test_done
