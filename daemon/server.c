@@ -485,7 +485,7 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	struct json_object	*rep, *o, *bd, *t;
 	struct pending		*p;
 	const char		*action;
-	char			*cause = NULL;
+	char			*cause = NULL, idbuf[37];
 	enum mode		 mode = d->cfg.mode;
 	int			 rec = 0;
 
@@ -512,8 +512,7 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 
 	rep = proto_reply(req, 1);
 	add_str(rep, "riskLevel", risk_name(v.risk));
-	json_object_object_add(rep, "confidence",
-	    json_object_new_double(v.confidence));
+	json_object_object_add(rep, "confidence", json_num(v.confidence));
 	add_str(rep, "patternId", v.rule_id);
 	add_str(rep, "patternName", v.rule_name);
 	add_str(rep, "description", v.description);
@@ -564,11 +563,15 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	free(ev.action);
 	ev.action = xstrdup(strcmp(action, "deny") == 0 ? "cancel" :
 	    "execute");
+	/* The id is fixed now, so the hook can annotate the entry later. */
+	uuid_v4(idbuf);
+	ev.entry_id = xstrdup(idbuf);
 	deferred.ev = ev;
 	deferred.v = v;
 	deferred.received = received;
 	deferred.active = 1;
 	json_object_object_add(rep, "recorded", json_object_new_boolean(1));
+	add_str(rep, "id", idbuf);
 	return rep;
 }
 
