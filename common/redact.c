@@ -484,6 +484,8 @@ type_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static char	*username;	/* the real user's name, looked up once */
+
 /* Load a redactor. */
 int
 redactor_load(const char *dir, struct redactor **ret, char **cause)
@@ -565,8 +567,14 @@ redactor_load(const char *dir, struct redactor **ret, char **cause)
 	if (r->jstack != NULL)
 		pcre2_jit_stack_assign(r->mctx, NULL, r->jstack);
 
-	if ((pw = getpwuid(getuid())) != NULL)
-		redactor_set_username(r, pw->pw_name);
+	/*
+	 * Look the name up once per process: a reload runs inside the
+	 * daemon's sandbox, where an NSS module must not be asked again.
+	 */
+	if (username == NULL && (pw = getpwuid(getuid())) != NULL)
+		username = xstrdup(pw->pw_name);
+	if (username != NULL)
+		redactor_set_username(r, username);
 	*ret = r;
 	return 0;
 

@@ -31,6 +31,7 @@
 #include "log.h"
 #include "proto.h"
 #include "redact.h"
+#include "sandbox.h"
 #include "spool.h"
 #include "userkey.h"
 #include "xmalloc.h"
@@ -716,6 +717,8 @@ dispatch(struct daemon *d, struct client *c, struct json_object *req,
 
 	json_object_object_get_ex(req, "type", &t);
 	type = json_object_get_string(t);
+	if ((t = testhooks_request(req)) != NULL)
+		return t;
 	if (strcmp(type, PROTO_EVENT) == 0)
 		return req_event(d, c, req, received);
 	if (strcmp(type, PROTO_CHECK) == 0)
