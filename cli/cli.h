@@ -64,6 +64,12 @@ int	cli_call(struct json_object *req, int timeout_ms,
 /* A new request object with "v" and "type". */
 struct json_object *cli_request(const char *type);
 
+/*
+ * Add the target of an "annotate" request: "entryId", or "last" with the
+ * calling shell's DELIBERATE_SESSION (a usage error when it is unset).
+ */
+void	cli_annotate_target(struct json_object *req, const char *entry);
+
 /* Load the redaction rules; prints the error and returns NULL on failure. */
 struct redactor *cli_load_redactor(void);
 
@@ -83,8 +89,10 @@ int	cmd_check(int, char **);
 int	cmd_check_privacy(int, char **);
 int	cmd_classify(int, char **);
 int	cmd_daemon(int, char **);
+int	cmd_correct(int, char **);
 int	cmd_decision(int, char **);
 int	cmd_export(int, char **);
+int	cmd_feedback(int, char **);
 int	cmd_log(int, char **);
 int	cmd_purge(int, char **);
 int	cmd_redact(int, char **);

@@ -231,6 +231,29 @@ training_sample(struct json_object *e)
 	return out;
 }
 
+/*
+ * Print the entry of l with its annotations merged (docs/annotations.md);
+ * returns 0 when it has none, so the raw line is printed as it is.
+ */
+static int
+put_merged(struct dataset *ds, const struct dataset_line *l, FILE *out)
+{
+	struct json_object	*e;
+	char			*cause = NULL;
+
+	if (!dataset_annotated(ds, l))
+		return 0;
+	if (dataset_parse_raw(l->data, l->len, &e, &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	dataset_annotate(ds, l, e);
+	fputs(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN |
+	    JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	json_object_put(e);
+	return 1;
+}
+
 /* A stored line must at least look like one JSON object. */
 static int
 looks_like_object(const char *s, size_t len)
@@ -269,7 +292,8 @@ run_export(struct dataset *ds, FILE *out, enum format fmt,
 		}
 		switch (fmt) {
 		case F_NDJSON:
-			fwrite(l.data, 1, l.len, out);
+			if (!put_merged(ds, &l, out))
+				fwrite(l.data, 1, l.len, out);
 			putc('\n', out);
 			st->written++;
 			break;
@@ -281,7 +305,8 @@ run_export(struct dataset *ds, FILE *out, enum format fmt,
 				break;
 			}
 			fputs(st->written > 0 ? ",\n" : "\n", out);
-			fwrite(l.data, 1, l.len, out);
+			if (!put_merged(ds, &l, out))
+				fwrite(l.data, 1, l.len, out);
 			st->written++;
 			break;
 		case F_TRAINING:
@@ -293,6 +318,7 @@ run_export(struct dataset *ds, FILE *out, enum format fmt,
 				st->bad++;
 				break;
 			}
+			dataset_annotate(ds, &l, e);
 			if ((sample = training_sample(e)) == NULL)
 				st->skipped++;
 			else {

@@ -10,6 +10,8 @@
 
 #include "classify.h"
 #include "cli.h"
+#include "learn.h"
+#include "xmalloc.h"
 
 static void
 show(const struct risk_rule_info *ri)
@@ -54,6 +56,63 @@ to_json(const struct risk_rule_info *ri)
 	return o;
 }
 
+/*
+ * rules --learned: list the overrides learned from corrections;
+ * rules --forget ID: remove one (the daemon reloads learned.json).
+ */
+static int
+learned_rules(int json, const char *forget)
+{
+	struct learned	*l;
+	struct json_object *arr, *o;
+	char		*path, *cause = NULL;
+	size_t		 i;
+	int		 r;
+
+	xasprintf(&path, "%s/learned.json", cli_paths.home);
+	if (learn_load(path, 0, &l, &cause) != 0) {
+		cli_error("%s", cause);
+		free(cause);
+		free(path);
+		return EXIT_FAIL;
+	}
+	r = EXIT_OK;
+	if (forget != NULL) {
+		if (learn_forget(l, forget) != 0) {
+			cli_error("no learned rule '%s'", forget);
+			r = EXIT_FAIL;
+		} else if (learn_save(l, path) != 0) {
+			cli_error("cannot write '%s'", path);
+			r = EXIT_FAIL;
+		} else
+			printf("forgot %s\n", forget);
+	} else if (json) {
+		arr = json_object_new_array();
+		for (i = 0; i < l->n; i++) {
+			o = json_object_new_object();
+			json_object_object_add(o, "id",
+			    json_object_new_string(l->v[i].id));
+			json_object_object_add(o, "shape",
+			    json_object_new_string(l->v[i].shape));
+			json_object_object_add(o, "risk", json_object_new_string(
+			    risk_name(l->v[i].risk)));
+			json_object_object_add(o, "count",
+			    json_object_new_int(l->v[i].count));
+			json_object_array_add(arr, o);
+		}
+		printf("%s\n", json_object_to_json_string_ext(arr,
+		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(arr);
+	} else
+		for (i = 0; i < l->n; i++)
+			printf("%-26s %-9s %3d  %s\n", l->v[i].id,
+			    risk_name(l->v[i].risk), l->v[i].count,
+			    l->v[i].shape);
+	learn_free(l);
+	free(path);
+	return r;
+}
+
 /* The rules subcommand. */
 int
 cmd_rules(int argc, char **argv)
@@ -62,16 +121,18 @@ cmd_rules(int argc, char **argv)
 		{ "category", required_argument, NULL, 'c' },
 		{ "risk", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "learned", no_argument, NULL, 'L' },
+		{ "forget", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct risk_rule_info	*ri;
 	struct classifier		*cls;
 	struct json_object		*arr = NULL;
-	const char			*category = NULL;
+	const char			*category = NULL, *forget = NULL;
 	enum risk			 risk = RISK_SAFE;
 	size_t				 i, n, shown = 0;
-	int				 ch, json = 0, byrisk = 0;
+	int				 ch, json = 0, byrisk = 0, learned = 0;
 
 	while ((ch = getopt_long(argc, argv, "+c:r:jh", longopts, NULL)) !=
 	    -1) {
@@ -88,6 +149,12 @@ cmd_rules(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'L':
+			learned = 1;
+			break;
+		case 'F':
+			forget = optarg;
+			break;
 		case 'h':
 			cli_help();
 		default:
@@ -97,6 +164,12 @@ cmd_rules(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		cli_usage_error("give at most one rule id");
+	if (learned || forget != NULL) {
+		if (optind < argc || category != NULL || byrisk)
+			cli_usage_error("--learned and --forget take no other "
+			    "selection");
+		return learned_rules(json, forget);
+	}
 	if ((cls = cli_load_classifier()) == NULL)
 		return EXIT_FAIL;
 	n = classifier_nrules(cls);

@@ -561,6 +561,7 @@ cmd_stats(int argc, char **argv)
 		if (ts == INT64_MIN && dataset_timestamp(l.data, l.len,
 		    &ts) != 0)
 			ts = INT64_MIN;
+		dataset_annotate(ds, &l, e);
 		add_entry(&st, e, ts);
 		json_object_put(e);
 	}

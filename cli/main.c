@@ -30,11 +30,17 @@ static const struct cli_command commands[] = {
 	    "scan stored entries for anything unredacted" },
 	{ "classify", cmd_classify, "[--json] -- 'COMMAND LINE'",
 	    "print the risk verdict for a command line" },
+	{ "correct", cmd_correct,
+	    "[--last | --entry ID] --as safe|moderate|dangerous",
+	    "correct the risk of an entry; repeated corrections are learned" },
 	{ "daemon", cmd_daemon, "start|stop|status",
 	    "manage a background daemon" },
 	{ "decision", cmd_decision,
 	    "--check-id ID --action A [--time MS] [--modified 'LINE']",
 	    "send the answer to a prompted check (used by hooks)" },
+	{ "feedback", cmd_feedback, "[--last | --entry ID] --helpful y|n "
+	    "--accurate y|n [--comment TEXT]",
+	    "say whether the verdict on an entry was helpful and accurate" },
 	{ "export", cmd_export, "[--format ndjson|json|training] "
 	    "[--since DATE] [--until DATE] [--output FILE]",
 	    "write all your stored entries, oldest first (GDPR export)" },
@@ -47,7 +53,8 @@ static const struct cli_command commands[] = {
 	    "redact lines from stdin with the rule set" },
 	{ "rotate", cmd_rotate, "[--dry-run] [--quiet]",
 	    "archive finished days, write aggregates, apply retention" },
-	{ "rules", cmd_rules, "[--category C] [--risk R] [--json] [ID]",
+	{ "rules", cmd_rules, "[--category C] [--risk R] [--json] [ID] | "
+	    "--learned [--json] | --forget ID",
 	    "list the risk rules, or show one" },
 	{ "run", cmd_run, "[--mode M] [--strict] -- CMD [ARGS...]",
 	    "run a process tree with every exec recorded" },

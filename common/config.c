@@ -49,9 +49,11 @@ config_init(struct config *c)
 	c->improvement_consent = 1;
 	c->mode = MODE_PROMPT;
 	c->prompt_timeout = 30;
+	c->learn_threshold = 2;
 	c->moderate_note = 1;
 	c->enforce_timeout_ms = 200;
 	c->fail_open = 1;
+	c->analyzer_timeout_ms = 3000;
 }
 
 static void
@@ -71,6 +73,7 @@ void
 config_release(struct config *c)
 {
 	strv_free(&c->exclude, &c->nexclude);
+	strv_free(&c->analyzers, &c->nanalyzers);
 }
 
 static int
@@ -116,6 +119,28 @@ split_list(const char *s, char ***v, size_t *n)
 	free(copy);
 }
 
+/*
+ * An analyzer is "/abs/path [args]" (split on blanks, no quoting); the
+ * key is repeatable, each line adds one.
+ */
+static int
+add_analyzer(struct config *c, const char *val)
+{
+	size_t	i;
+
+	if (val[0] != '/' || strlen(val) > 1024)
+		return -EINVAL;
+	for (i = 0; val[i] != '\0'; i++)
+		if ((unsigned char)val[i] < 0x20 && val[i] != '\t')
+			return -EINVAL;
+	if (c->nanalyzers >= CONFIG_MAX_ANALYZERS)
+		return -EINVAL;
+	c->analyzers = xreallocarray(c->analyzers, c->nanalyzers + 1,
+	    sizeof *c->analyzers);
+	c->analyzers[c->nanalyzers++] = xstrdup(val);
+	return 0;
+}
+
 /* Set one key. */
 int
 config_set(struct config *c, const char *key, const char *val, char **cause)
@@ -155,6 +180,15 @@ config_set(struct config *c, const char *key, const char *val, char **cause)
 		r = parse_bool(val, &c->fail_open);
 	} else if (strcmp(key, "exclude") == 0) {
 		split_list(val, &c->exclude, &c->nexclude);
+	} else if (strcmp(key, "analyzer") == 0) {
+		want = "an absolute program path, then arguments";
+		r = add_analyzer(c, val);
+	} else if (strcmp(key, "learnThreshold") == 0) {
+		want = "a number of corrections from 1 to 100";
+		r = parse_int(val, 1, 100, &c->learn_threshold);
+	} else if (strcmp(key, "analyzerTimeoutMs") == 0) {
+		want = "milliseconds from 10 to 60000";
+		r = parse_int(val, 10, 60000, &c->analyzer_timeout_ms);
 	} else {
 		if (cause != NULL)
 			xasprintf(cause, "unknown key '%s'", key);

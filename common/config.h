@@ -11,6 +11,8 @@
 
 struct buf;
 
+#define CONFIG_MAX_ANALYZERS	16
+
 enum mode {
 	MODE_MONITOR = 0,	/* record only */
 	MODE_PROMPT = 1,	/* ask before dangerous commands */
@@ -30,6 +32,10 @@ struct config {
 	int		 fail_open;		/* allow when no verdict */
 	char		**exclude;		/* program names not recorded */
 	size_t		 nexclude;
+	char		**analyzers;		/* "/path [args]", repeatable */
+	size_t		 nanalyzers;
+	int		 analyzer_timeout_ms;	/* AI analysis budget */
+	int		 learn_threshold;	/* corrections to learn */
 };
 
 /* Defaults for every key. */

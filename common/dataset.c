@@ -49,6 +49,9 @@ struct dataset {
 	int		 lockfd;	/* shared .rotate.lock, or -1 */
 	uint64_t	*seen;		/* line hashes of a collect file */
 	size_t		 nseen, aseen;
+
+	char		*ann_key;	/* root and day of ann */
+	struct json_object *ann;	/* entry id -> merged annotations */
 };
 
 static void
@@ -540,10 +543,165 @@ dataset_free(struct dataset *ds)
 	free(ds->files);
 	free(ds->buf);
 	free(ds->seen);
+	free(ds->ann_key);
+	if (ds->ann != NULL)
+		json_object_put(ds->ann);
 	if (ds->lockfd >= 0)
 		close(ds->lockfd);
 	free(ds);
 	return NULL;
+}
+
+/* Fold one annotation record into the map. */
+static void
+ann_fold(struct json_object *map, struct json_object *a)
+{
+	struct json_object	*id, *kind, *m, *o, *v;
+	const char		*k;
+
+	if (!json_object_object_get_ex(a, "entryId", &id) ||
+	    !json_object_is_type(id, json_type_string) ||
+	    !json_object_object_get_ex(a, "kind", &kind))
+		return;
+	if (!json_object_object_get_ex(map, json_object_get_string(id), &m)) {
+		m = json_object_new_object();
+		json_object_object_add(map, json_object_get_string(id), m);
+	}
+	k = json_object_get_string(kind);
+	if (strcmp(k, "outcome") == 0) {
+		if (json_object_object_get_ex(a, "exitStatus", &v))
+			json_object_object_add(m, "exitStatus",
+			    json_object_get(v));
+		if (json_object_object_get_ex(a, "durationMs", &v))
+			json_object_object_add(m, "durationMs",
+			    json_object_get(v));
+		return;
+	}
+	if (strcmp(k, "feedback") != 0 && strcmp(k, "correction") != 0)
+		return;
+	o = json_object_new_object();
+	json_object_object_foreach(a, key, val) {
+		if (strcmp(key, "schemaVersion") != 0 &&
+		    strcmp(key, "kind") != 0 && strcmp(key, "entryId") != 0 &&
+		    strcmp(key, "timestamp") != 0)
+			json_object_object_add(o, key, json_object_get(val));
+	}
+	json_object_object_add(m, k, o);
+}
+
+/* Read one annotations file (plain or gzip) into the map. */
+static void
+ann_load(struct json_object *map, const char *path)
+{
+	struct json_object	*a;
+	gzFile			 gz;
+	char			*line, *cause = NULL;
+	size_t			 len;
+
+	if ((gz = gzopen(path, "rbe")) == NULL)
+		return;
+	line = xmalloc(DATASET_LINE_MAX);
+	while (gzgets(gz, line, DATASET_LINE_MAX) != NULL) {
+		len = strlen(line);
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (dataset_parse_raw(line, len, &a, &cause) != 0) {
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		ann_fold(map, a);
+		json_object_put(a);
+	}
+	free(line);
+	gzclose(gz);
+}
+
+/*
+ * The annotations of the day of line l, loaded once per day from
+ * ROOT/current/DAY.annotations.ndjson and ROOT/archive/
+ * DAY.annotations.ndjson.gz, where l->path is ROOT/{current,archive}/DAY...
+ */
+static struct json_object *
+ann_map(struct dataset *ds, const struct dataset_line *l)
+{
+	const char	*base;
+	char		*root, *key, *path;
+	size_t		 rlen;
+
+	base = strrchr(l->path, '/');
+	if (base == NULL || !is_day_name(base + 1, strstr(base, ".gz") ?
+	    ".ndjson.gz" : ".ndjson"))
+		return NULL;
+	/* ROOT is the parent of the file's directory. */
+	for (rlen = (size_t)(base - l->path); rlen > 0 &&
+	    l->path[rlen - 1] != '/'; rlen--)
+		;
+	root = xstrndup(l->path, rlen > 0 ? rlen - 1 : 0);
+	xasprintf(&key, "%s/%.10s", root, base + 1);
+	if (ds->ann_key != NULL && strcmp(ds->ann_key, key) == 0) {
+		free(key);
+		free(root);
+		return ds->ann;
+	}
+	free(ds->ann_key);
+	ds->ann_key = key;
+	if (ds->ann != NULL)
+		json_object_put(ds->ann);
+	ds->ann = json_object_new_object();
+	xasprintf(&path, "%s/archive/%.10s.annotations.ndjson.gz", root,
+	    base + 1);
+	ann_load(ds->ann, path);
+	free(path);
+	xasprintf(&path, "%s/current/%.10s.annotations.ndjson", root,
+	    base + 1);
+	ann_load(ds->ann, path);
+	free(path);
+	free(root);
+	return ds->ann;
+}
+
+/* The merged annotations of a line's entry, or NULL. */
+static struct json_object *
+ann_of(struct dataset *ds, const struct dataset_line *l)
+{
+	struct json_object	*map, *m;
+	const char		*p;
+	char			 id[37];
+
+	if ((map = ann_map(ds, l)) == NULL ||
+	    json_object_object_length(map) == 0)
+		return NULL;
+	p = memmem(l->data, l->len, "\"id\":\"", 6);
+	if (p == NULL || (size_t)(l->data + l->len - p) < 6 + 36)
+		return NULL;
+	memcpy(id, p + 6, 36);
+	id[36] = '\0';
+	return json_object_object_get_ex(map, id, &m) ? m : NULL;
+}
+
+/* Whether the entry of a line has annotations. */
+int
+dataset_annotated(struct dataset *ds, const struct dataset_line *l)
+{
+	return ann_of(ds, l) != NULL;
+}
+
+/* Merge a line's annotations into its parsed entry. */
+int
+dataset_annotate(struct dataset *ds, const struct dataset_line *l,
+    struct json_object *entry)
+{
+	struct json_object	*m, *ud;
+
+	if ((m = ann_of(ds, l)) == NULL)
+		return 0;
+	if (!json_object_object_get_ex(entry, "userDecision", &ud) ||
+	    !json_object_is_type(ud, json_type_object))
+		return 0;
+	json_object_object_foreach(m, key, val)
+		json_object_object_add(ud, key, json_object_get(val));
+	return 1;
 }
 
 /* Skip a JSON string starting at p[i] == '"'; returns the index after it. */

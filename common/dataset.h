@@ -131,6 +131,20 @@ int	dataset_normalize(struct json_object *entry, char **cause);
 int	dataset_filter_parse(const char *since, const char *until,
 	    struct dataset_filter *ret, char **cause);
 
+/*
+ * Annotations (docs/annotations.md): the reader loads the annotation
+ * records of the day it is reading (DAY.annotations.ndjson next to the day
+ * file, and its .gz in archive/) into a small map, once per day.
+ * dataset_annotated() says whether the entry of line l has any;
+ * dataset_annotate() merges them into entry, parsed from l: the feedback
+ * and correction objects and the outcome's exitStatus and durationMs go
+ * into userDecision, the last record of a kind winning.  Returns 1 if
+ * something was merged.
+ */
+int	dataset_annotated(struct dataset *ds, const struct dataset_line *l);
+int	dataset_annotate(struct dataset *ds, const struct dataset_line *l,
+	    struct json_object *entry);
+
 /* The category of a patternId: its text before ':' or '.'. */
 char	*dataset_category(const char *pattern_id);
 

@@ -522,6 +522,9 @@ entry_build(const struct entry_env *env, const struct event *ev,
 	json_object_object_add(e, "context", build_context(env, ev));
 	json_object_object_add(e, "classification", v->classification);
 	v->classification = NULL;
+	if (ev->ai != NULL)
+		json_object_object_add(e, "aiAnalysis",
+		    json_object_get(ev->ai));
 	json_object_object_add(e, "userDecision", build_decision(env, ev,
 	    &stats, &redact_ms));
 
@@ -532,6 +535,9 @@ entry_build(const struct entry_env *env, const struct event *ev,
 	json_object_object_add(stages, "bypassDetection", json_num(v->bypass_ms));
 	json_object_object_add(stages, "sensitiveDataRedaction",
 	    json_num(redact_ms));
+	if (ev->ai != NULL)
+		json_object_object_add(stages, "aiAnalysis",
+		    json_num(ev->ai_ms));
 	if (ev->prompted)
 		json_object_object_add(stages, "userPrompt",
 		    json_num(ev->decision_ms));

@@ -217,5 +217,7 @@ event_release(struct event *ev)
 	free(ev->entry_id);
 	free(ev->action);
 	free(ev->modified);
+	if (ev->ai != NULL)
+		json_object_put(ev->ai);
 	memset(ev, 0, sizeof *ev);
 }

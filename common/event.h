@@ -42,6 +42,9 @@ struct event {
 	char	*modified;
 	double	 decision_ms;
 	int	 prompted;
+	/* Filled by the daemon, never from the wire (daemon/analyze.c). */
+	struct json_object *ai;	/* the seed's AIAnalysisResult, or NULL */
+	double	 ai_ms;		/* the aiAnalysis stage time */
 };
 
 /*

@@ -180,6 +180,75 @@ purge_dir(struct pstate *ps, const char *sub, const char *sfx,
 	return r;
 }
 
+/* The annotations filter: 1 keeps the record, 0 drops it. */
+static int
+purge_ann_line(void *arg, const char *line, size_t len)
+{
+	struct pstate		*ps = arg;
+	struct json_object	*a;
+	const char		*s;
+	int64_t			 ms;
+	int			 keep = 1;
+
+	if (ps->o->what == PURGE_ENTRY)
+		return memmem(line, len, ps->o->entry_id, 36) == NULL;
+	if (len > INT32_MAX)
+		return 1;
+	json_tokener_reset(ps->tok);
+	if ((a = json_tokener_parse_ex(ps->tok, line, (int)len)) == NULL)
+		return 1;
+	if ((s = json_str(a, "timestamp")) != NULL && clock_parse(s, &ms) == 0)
+		keep = ms >= ps->o->before_ms;
+	json_object_put(a);
+	return keep;
+}
+
+/*
+ * Purge the annotations (docs/annotations.md) with their entries: all of
+ * them, the days before the cut and the records older than it, or the
+ * records of one entry.  They are not entries: nothing is counted.
+ */
+static int
+purge_annotations(struct pstate *ps, const char *sub, const char *sfx,
+    char **cause)
+{
+	const struct purge_opts	*o = ps->o;
+	DIR			*dp;
+	struct dirent		*de;
+	char			*dir, *path, day[11], cut[11];
+	int64_t			 kept, dropped;
+	int			 r = 0;
+
+	xasprintf(&dir, "%s/%s", o->data, sub);
+	if ((dp = opendir(dir)) == NULL) {
+		free(dir);
+		return 0;
+	}
+	if (o->what == PURGE_BEFORE)
+		clock_day(o->before_ms, cut);
+	while (r == 0 && (de = readdir(dp)) != NULL) {
+		if (!day_of(de->d_name, sfx, day))
+			continue;
+		if (o->what == PURGE_BEFORE && strcmp(day, cut) > 0)
+			continue;
+		xasprintf(&path, "%s/%s", dir, de->d_name);
+		if (o->what == PURGE_ALL || (o->what == PURGE_BEFORE &&
+		    strcmp(day, cut) < 0)) {
+			if (unlink(path) == -1 && errno != ENOENT) {
+				r = -errno;
+				xasprintf(cause, "cannot remove '%s': %s",
+				    path, strerror(errno));
+			}
+		} else
+			r = rotate_rewrite(path, purge_ann_line, ps, &kept,
+			    &dropped, cause);
+		free(path);
+	}
+	closedir(dp);
+	free(dir);
+	return r;
+}
+
 static int
 purge_aggregates(struct pstate *ps)
 {
@@ -235,6 +304,12 @@ purge_run(const struct purge_opts *o, struct purge_report *rep,
 	if (r == 0)
 		r = purge_dir(&ps, "archive", ".ndjson.gz", &days, &ndays,
 		    cause);
+	if (r == 0)
+		r = purge_annotations(&ps, "current", ".annotations.ndjson",
+		    cause);
+	if (r == 0)
+		r = purge_annotations(&ps, "archive",
+		    ".annotations.ndjson.gz", cause);
 	rotate_crash_point("purged");
 	if (r == 0 && o->what == PURGE_ALL)
 		r = purge_aggregates(&ps);

@@ -699,6 +699,59 @@ out:
 	return r;
 }
 
+static int
+ann_line(void *arg, const char *line, size_t len)
+{
+	if (len == 0)
+		return 1;
+	return sink_add(arg, line, len) == 0 ? 1 : -EIO;
+}
+
+/*
+ * Archive the annotations of a finished day (docs/annotations.md) the way
+ * its entries are: current/DAY.annotations.ndjson is appended to
+ * archive/DAY.annotations.ndjson.gz, then removed.  A crash between the
+ * two repeats lines, which merging tolerates (the last record wins).
+ */
+static void
+rotate_annotations(struct rot *rt, const char *day)
+{
+	struct sink	 k;
+	struct stat	 st;
+	char		*src, *arc, *tmp;
+	int		 r = 0;
+
+	xasprintf(&src, "%s/%s.annotations.ndjson", rt->current, day);
+	xasprintf(&arc, "%s/%s.annotations.ndjson.gz", rt->archive, day);
+	xasprintf(&tmp, "%s/.%s.annotations.ndjson.gz.tmp", rt->archive, day);
+	if (rt->o->dry_run) {
+		buf_addf(&rt->rep->log, "would archive the annotations of "
+		    "%s\n", day);
+		goto out;
+	}
+	if (sink_open(&k, tmp, 1) != 0)
+		goto out;
+	if (stat(arc, &st) == 0)
+		r = rotate_each_line(arc, ann_line, &k);
+	if (r == 0)
+		r = rotate_each_line(src, ann_line, &k);
+	if (r != 0) {
+		sink_abort(&k);
+		buf_addf(&rt->rep->log, "error: cannot archive '%s': %s\n",
+		    src, strerror(-r));
+		goto out;
+	}
+	if (sink_commit(&k, arc, 1) == 0 && unlink(src) == 0) {
+		fsync_dir(rt->current);
+		buf_addf(&rt->rep->log, "archived the annotations of %s\n",
+		    day);
+	}
+out:
+	free(src);
+	free(arc);
+	free(tmp);
+}
+
 /* The counters of one weekly or monthly aggregate. */
 struct agg {
 	char			 name[32];	/* weekly-2026-09 */
@@ -1186,6 +1239,14 @@ prune(struct rot *rt)
 			prune_file(rt, rt->archive, name);
 		}
 	l.n = 0;
+	list_days(rt->archive, ".annotations.ndjson.gz", &l);
+	for (i = 0; i < l.n; i++)
+		if (strcmp(l.v[i], cut) < 0) {
+			snprintf(name, sizeof name, "%s.annotations.ndjson.gz",
+			    l.v[i]);
+			prune_file(rt, rt->archive, name);
+		}
+	l.n = 0;
 	list_days(rt->current, ".ndjson", &l);
 	for (i = 0; i < l.n; i++)
 		if (strcmp(l.v[i], cut) < 0 && strcmp(l.v[i], rt->today) < 0) {
@@ -1314,6 +1375,12 @@ rotate_run(const struct rotate_opts *o, struct rotate_report *rep,
 				xasprintf(cause, "%s", why);
 		}
 	}
+	/* Annotations of finished days, with or without a day file left. */
+	todo.n = 0;
+	list_days(rt.current, ".annotations.ndjson", &todo);
+	for (i = 0; i < todo.n; i++)
+		if (strcmp(todo.v[i], rt.today) < 0)
+			rotate_annotations(&rt, todo.v[i]);
 	rotate_crash_point("archived");
 	prune(&rt);
 	rotate_crash_point("pruned");

@@ -231,13 +231,37 @@ open_day(struct store *s, const char *day)
 	return 0;
 }
 
+/*
+ * Write line and its newline with one write() to fd, opened O_APPEND at
+ * size; a short write is cut back (we are the only writer).
+ */
+static int
+write_line(int fd, const char *line, size_t len, off_t size)
+{
+	char	*rec;
+	ssize_t	 n;
+	int	 r;
+
+	rec = xmalloc(len + 1);
+	memcpy(rec, line, len);
+	rec[len] = '\n';
+	do {
+		n = write(fd, rec, len + 1);
+	} while (n == -1 && errno == EINTR);
+	free(rec);
+	if (n == (ssize_t)(len + 1))
+		return 0;
+	r = n == -1 ? -errno : -ENOSPC;
+	if (n > 0 && ftruncate(fd, size) == -1)
+		r = -errno;
+	return r;
+}
+
 /* Append one line to a day file, all or nothing. */
 int
 store_append(struct store *s, const char *day, const char *line, size_t len)
 {
 	struct stat	 st;
-	char		*rec;
-	ssize_t		 n;
 	int		 r;
 
 	if ((r = open_day(s, day)) != 0)
@@ -250,21 +274,33 @@ store_append(struct store *s, const char *day, const char *line, size_t len)
 		if (fstat(s->fd, &st) == -1)
 			return -errno;
 	}
-	rec = xmalloc(len + 1);
-	memcpy(rec, line, len);
-	rec[len] = '\n';
-	do {
-		n = write(s->fd, rec, len + 1);
-	} while (n == -1 && errno == EINTR);
-	free(rec);
-	if (n == (ssize_t)(len + 1)) {
+	if ((r = write_line(s->fd, line, len, st.st_size)) == 0)
 		s->today++;
-		return 0;
-	}
-	r = n == -1 ? -errno : -ENOSPC;
-	/* Cut a torn line back off: we are the only writer. */
-	if (n > 0 && ftruncate(s->fd, st.st_size) == -1)
+	return r;
+}
+
+/* Append an annotation line to the annotations file of a day. */
+int
+store_annotate(struct store *s, const char *day, const char *line,
+    size_t len)
+{
+	struct stat	 st;
+	char		*path;
+	int		 fd, r;
+
+	xasprintf(&path, "%s/%s.annotations.ndjson", s->current, day);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+	    O_NOFOLLOW, 0600);
+	free(path);
+	if (fd == -1)
+		return -errno;
+	if (fstat(fd, &st) == -1) {
 		r = -errno;
+		close(fd);
+		return r;
+	}
+	r = write_line(fd, line, len, st.st_size);
+	close(fd);
 	return r;
 }
 

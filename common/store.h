@@ -55,6 +55,14 @@ int	store_repair(const char *dir, const char *datadir);
 int	store_append(struct store *, const char *day, const char *line,
 	    size_t len);
 
+/*
+ * Append one annotation line (without its newline) to
+ * current/DAY.annotations.ndjson (0600, one write() under O_APPEND, a
+ * short write cut back).  Returns 0 or a negative errno.
+ */
+int	store_annotate(struct store *, const char *day, const char *line,
+	    size_t len);
+
 /* Count an appended entry in the statistics. */
 void	store_count(struct store *, const char *command, double total_ms,
 	    int correction);

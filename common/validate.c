@@ -799,6 +799,113 @@ has_nonfinite(struct json_object *o)
 	}
 }
 
+static int
+ann_err(validate_fn fn, void *arg, const char *path, const char *msg)
+{
+	if (fn != NULL)
+		fn(arg, path, msg);
+	return 1;
+}
+
+static int
+is_one_of(struct json_object *o, const char *a, const char *b,
+    const char *c)
+{
+	const char	*s;
+
+	if (o == NULL || !json_object_is_type(o, json_type_string))
+		return 0;
+	s = json_object_get_string(o);
+	return strcmp(s, a) == 0 || strcmp(s, b) == 0 ||
+	    (c != NULL && strcmp(s, c) == 0);
+}
+
+/* Check an annotation record (schemas/annotation.schema.json). */
+int
+validate_annotation(struct json_object *a, validate_fn fn, void *arg)
+{
+	static const char *const common[] = { "schemaVersion", "kind",
+	    "entryId", "timestamp" };
+	struct json_object	*o;
+	const char		*kind, *allowed[8];
+	size_t			 i, na = 0;
+	int			 n = 0, found;
+
+	for (i = 0; i < 4; i++) {
+		allowed[na++] = common[i];
+		if (!json_object_object_get_ex(a, common[i], &o) ||
+		    !json_object_is_type(o, json_type_string))
+			n += ann_err(fn, arg, common[i], "required string "
+			    "field missing");
+	}
+	if (n > 0)
+		return n;
+	json_object_object_get_ex(a, "schemaVersion", &o);
+	if (strcmp(json_object_get_string(o), "1.0.0") != 0)
+		n += ann_err(fn, arg, "$.schemaVersion", "must be \"1.0.0\"");
+	json_object_object_get_ex(a, "entryId", &o);
+	if (!validate_uuid(json_object_get_string(o)))
+		n += ann_err(fn, arg, "$.entryId", "not a lowercase UUID v4");
+	json_object_object_get_ex(a, "timestamp", &o);
+	if (!validate_timestamp(json_object_get_string(o)))
+		n += ann_err(fn, arg, "$.timestamp", "not an ISO 8601 time "
+		    "with milliseconds and a zone");
+	json_object_object_get_ex(a, "kind", &o);
+	kind = json_object_get_string(o);
+	if (strcmp(kind, "outcome") == 0) {
+		allowed[na++] = "exitStatus";
+		allowed[na++] = "durationMs";
+		if (!json_object_object_get_ex(a, "exitStatus", &o) ||
+		    !json_object_is_type(o, json_type_int) ||
+		    json_object_get_int64(o) < 0 ||
+		    json_object_get_int64(o) > 255)
+			n += ann_err(fn, arg, "$.exitStatus", "must be an "
+			    "integer from 0 to 255");
+		if (!json_object_object_get_ex(a, "durationMs", &o) ||
+		    !(json_object_is_type(o, json_type_int) ||
+		    json_object_is_type(o, json_type_double)) ||
+		    !(json_object_get_double(o) >= 0))
+			n += ann_err(fn, arg, "$.durationMs", "must be a "
+			    "number >= 0");
+	} else if (strcmp(kind, "feedback") == 0) {
+		allowed[na++] = "helpful";
+		allowed[na++] = "accurate";
+		allowed[na++] = "comment";
+		if (!json_object_object_get_ex(a, "helpful", &o) ||
+		    !json_object_is_type(o, json_type_boolean))
+			n += ann_err(fn, arg, "$.helpful", "must be a boolean");
+		if (!json_object_object_get_ex(a, "accurate", &o) ||
+		    !json_object_is_type(o, json_type_boolean))
+			n += ann_err(fn, arg, "$.accurate", "must be a "
+			    "boolean");
+		if (json_object_object_get_ex(a, "comment", &o) &&
+		    !json_object_is_type(o, json_type_string))
+			n += ann_err(fn, arg, "$.comment", "must be a string");
+	} else if (strcmp(kind, "correction") == 0) {
+		allowed[na++] = "type";
+		allowed[na++] = "correctClassification";
+		if (!json_object_object_get_ex(a, "type", &o) ||
+		    !is_one_of(o, "false_positive", "false_negative", NULL))
+			n += ann_err(fn, arg, "$.type", "must be "
+			    "false_positive or false_negative");
+		if (!json_object_object_get_ex(a, "correctClassification",
+		    &o) || !is_one_of(o, "safe", "moderate", "dangerous"))
+			n += ann_err(fn, arg, "$.correctClassification",
+			    "must be safe, moderate or dangerous");
+	} else
+		return n + ann_err(fn, arg, "$.kind", "must be outcome, "
+		    "feedback or correction");
+	/* Closed records: an unknown key needs a new schemaVersion. */
+	json_object_object_foreach(a, key, val) {
+		(void)val;
+		for (found = 0, i = 0; i < na && !found; i++)
+			found = strcmp(key, allowed[i]) == 0;
+		if (!found)
+			n += ann_err(fn, arg, key, "unknown field");
+	}
+	return n;
+}
+
 /* Check one line. */
 int
 validate_line(struct validator *v, const char *line, size_t len,
@@ -831,6 +938,12 @@ validate_line(struct validator *v, const char *line, size_t len,
 			fn(arg, "$", "invalid JSON: NaN or Infinity");
 		json_object_put(e);
 		return 1;
+	}
+	if (path != NULL && strstr(path, ".annotations.ndjson") != NULL) {
+		/* DAY.annotations.ndjson(.gz): annotation records. */
+		n = validate_annotation(e, fn, arg);
+		json_object_put(e);
+		return n;
 	}
 	n = validate_entry(e, fn, arg);
 	if (v != NULL && json_object_object_get_ex(e, "id", &id) &&

@@ -43,6 +43,13 @@ int	validate_line(struct validator *v, const char *line, size_t len,
  */
 int	validate_entry(struct json_object *entry, validate_fn fn, void *arg);
 
+/*
+ * Check a parsed annotation record (docs/annotations.md).  validate_line()
+ * uses it for lines of files named *.annotations.ndjson(.gz).  Returns
+ * the number of errors reported through fn.
+ */
+int	validate_annotation(struct json_object *a, validate_fn fn, void *arg);
+
 /* Whether s is an ISO 8601 date-time with milliseconds and a zone. */
 int	validate_timestamp(const char *s);
 

@@ -71,9 +71,26 @@ void	server_drain_spool(struct daemon *);
 void	server_set_error(struct daemon *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
+/* annotate.c */
+struct event;
+struct verdict;
+struct json_object *annotate_request(struct daemon *, struct json_object *);
+void	annotate_note_entry(struct daemon *, const struct event *,
+	    const struct verdict *, const char *id);
+struct learned *annotate_learned(struct daemon *);
+
 /* lifecycle.c */
 void	lifecycle_start(struct daemon *);
 void	lifecycle_tick(struct daemon *);
 struct json_object *lifecycle_control(struct daemon *, struct json_object *);
+
+/* analyze.c: AI analysis through the broker (docs/analyzers.md). */
+struct event;
+struct verdict;
+int	analyze_start(struct daemon *, char **cause);
+void	analyze_stop(void);
+struct json_object *analyze_command(struct daemon *, const struct event *,
+	    const struct verdict *, double *ret_ms);
+struct json_object *analyze_reply(struct json_object *ai);
 
 #endif

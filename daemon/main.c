@@ -157,6 +157,12 @@ daemon_rules_stamp(const struct daemon *d)
 	if (stat(d->paths.config, &st) == 0)
 		buf_addf(&b, "config:%lld.%ld", (long long)st.st_mtim.tv_sec,
 		    st.st_mtim.tv_nsec);
+	/* The learned overrides (annotate.c reloads them with the rules). */
+	xasprintf(&dir, "%s/learned.json", d->paths.home);
+	if (stat(dir, &st) == 0)
+		buf_addf(&b, " learned:%lld.%ld", (long long)st.st_mtim.tv_sec,
+		    st.st_mtim.tv_nsec);
+	free(dir);
 	return buf_detach(&b, NULL);
 }
 
@@ -299,6 +305,12 @@ main(int argc, char **argv)
 	if (server_listen(&d, &cause) != 0)
 		fatalx("%s", cause);
 	write_pidfile(&d);
+	/* Analyzers are exec'd by a broker forked before the sandbox. */
+	if (analyze_start(&d, &cause) != 0) {
+		log_warnx("%s; AI analysis is off, ignoring", cause);
+		free(cause);
+		cause = NULL;
+	}
 	if (sandbox_enter(&cause) != 0) {
 		if (!sandbox_disabled())
 			fatalx("cannot enter the sandbox: %s", cause);
@@ -322,6 +334,7 @@ main(int argc, char **argv)
 	server_loop(&d);
 
 	server_shutdown(&d);
+	analyze_stop();
 	store_write_metadata(&d.store, anon_level_name(d.cfg.level),
 	    d.cfg.retention_days);
 	store_close(&d.store);

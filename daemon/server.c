@@ -28,6 +28,7 @@
 #include "daemon.h"
 #include "event.h"
 #include "jsonutil.h"
+#include "learn.h"
 #include "log.h"
 #include "proto.h"
 #include "redact.h"
@@ -327,6 +328,7 @@ record(struct daemon *d, struct event *ev, struct verdict *v,
 	free(fixed);
 	if (r == 0) {
 		d->written++;
+		annotate_note_entry(d, ev, v, ret_id);
 		if (d->disk_full) {
 			log_info("writing again after a full disk");
 			d->disk_full = 0;
@@ -448,6 +450,8 @@ req_event(struct daemon *d, struct client *c, struct json_object *req,
 	fill_ctx(&ev, &ctx);
 	ctx.exe_static = ev.exe_static;
 	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
+	learn_apply(annotate_learned(d), ev.line, &v);
+	ev.ai = analyze_command(d, &ev, &v, &ev.ai_ms);
 	r = record(d, &ev, &v, received, id);
 	verdict_release(&v);
 	event_release(&ev);
@@ -509,7 +513,10 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	fill_ctx(&ev, &ctx);
 	ctx.exe_static = ev.exe_static;
 	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
+	learn_apply(annotate_learned(d), ev.line, &v);
 	action = verdict_action(mode, &v);
+	/* Before the reply, so the prompt can show the consensus. */
+	ev.ai = analyze_command(d, &ev, &v, &ev.ai_ms);
 
 	rep = proto_reply(req, 1);
 	add_str(rep, "riskLevel", risk_name(v.risk));
@@ -519,6 +526,8 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	add_str(rep, "description", v.description);
 	add_str(rep, "alternative", v.alternative);
 	add_str(rep, "action", action);
+	if ((o = analyze_reply(ev.ai)) != NULL)
+		json_object_object_add(rep, "aiConsensus", o);
 	add_str(rep, "mode", mode_name(mode));
 	json_object_object_add(rep, "promptTimeout",
 	    json_object_new_int(d->cfg.prompt_timeout));
@@ -729,6 +738,8 @@ dispatch(struct daemon *d, struct client *c, struct json_object *req,
 		return req_status(d, req);
 	if (strcmp(type, PROTO_CONTROL) == 0)
 		return lifecycle_control(d, req);
+	if (strcmp(type, PROTO_ANNOTATE) == 0)
+		return annotate_request(d, req);
 	return proto_error(req, "unknown request type");
 }
 
@@ -925,6 +936,7 @@ ingest_one(void *arg, const char *id, const char *msg, size_t len)
 	}
 	fill_ctx(&ev, &ctx);
 	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
+	learn_apply(annotate_learned(d), ev.line, &v);
 	r = record(d, &ev, &v, clock_mono_ms(), eid);
 	verdict_release(&v);
 	event_release(&ev);

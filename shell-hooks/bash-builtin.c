@@ -438,6 +438,7 @@ static const struct {
 	{ "description", "DELIBERATE_DESC" },
 	{ "alternative", "DELIBERATE_ALT" },
 	{ "checkId", "DELIBERATE_CHECK_ID" },
+	{ "id", "DELIBERATE_ENTRY_ID" },
 	{ "promptTimeout", "DELIBERATE_TIMEOUT" },
 	{ "mode", "DELIBERATE_MODE" },
 	{ "moderateNote", "DELIBERATE_NOTE" },
@@ -793,6 +794,80 @@ dlb_decision(WORD_LIST *list)
 	}
 	r = (rep.p != NULL && strstr(rep.p, "\"ok\":true") != NULL) ?
 	    EXECUTION_SUCCESS : EXECUTION_FAILURE;
+	/* The reply names the entry written: DELIBERATE_ENTRY_ID. */
+	dlb_set("DELIBERATE_ENTRY_ID", "");
+	if (r == EXECUTION_SUCCESS)
+		dlb_parse_reply(rep.p);
+	free(rep.p);
+	return r;
+}
+
+/*
+ * annotate outcome ID|- STATUS MS, or annotate correction ID|- RISK:
+ * "-" stands for the session's last entry.
+ */
+static int
+dlb_annotate(WORD_LIST *list)
+{
+	struct dlb_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
+	const char	*kind, *id, *a, *b = NULL, *v, *p;
+	long long	 t0 = dlb_mono_ms();
+	int		 r;
+
+	if (list == NULL || list->next == NULL || list->next->next == NULL) {
+		builtin_usage();
+		return EX_USAGE;
+	}
+	kind = list->word->word;
+	id = list->next->word->word;
+	a = list->next->next->word->word;
+	if (list->next->next->next != NULL)
+		b = list->next->next->next->word->word;
+	dlb_adds(&msg, "{\"v\":1,\"type\":\"annotate\"");
+	dlb_addkv(&msg, "kind", kind);
+	if (strcmp(id, "-") == 0) {
+		dlb_adds(&msg, ",\"last\":true");
+		if ((v = dlb_var("DELIBERATE_SESSION")) != NULL)
+			dlb_addkv(&msg, "session", v);
+	} else
+		dlb_addkv(&msg, "entryId", id);
+	if (strcmp(kind, "outcome") == 0) {
+		if (b == NULL)
+			b = "0";
+		for (p = a; *p >= '0' && *p <= '9'; p++)
+			;
+		if (*a == '\0' || *p != '\0') {
+			builtin_error("exit status must be a number: %s", a);
+			free(msg.p);
+			return EX_USAGE;
+		}
+		for (p = b; (*p >= '0' && *p <= '9') || *p == '.'; p++)
+			;
+		if (*b == '\0' || *p != '\0') {
+			builtin_error("duration must be a number: %s", b);
+			free(msg.p);
+			return EX_USAGE;
+		}
+		dlb_adds(&msg, ",\"exitStatus\":");
+		dlb_adds(&msg, a);
+		dlb_adds(&msg, ",\"durationMs\":");
+		dlb_adds(&msg, b);
+	} else if (strcmp(kind, "correction") == 0)
+		dlb_addkv(&msg, "correctClassification", a);
+	else {
+		builtin_usage();
+		free(msg.p);
+		return EX_USAGE;
+	}
+	dlb_adds(&msg, "}\n");
+	r = msg.oom ? -1 : dlb_exchange(&msg, &rep, t0 + dlb_budget(0));
+	free(msg.p);
+	if (r != 0) {
+		free(rep.p);
+		return 3;
+	}
+	r = (rep.p != NULL && strstr(rep.p, "\"ok\":true") != NULL) ?
+	    EXECUTION_SUCCESS : EXECUTION_FAILURE;
 	free(rep.p);
 	return r;
 }
@@ -834,6 +909,8 @@ deliberate_hook_builtin(WORD_LIST *list)
 		return dlb_check(list->next);
 	if (strcmp(verb, "decision") == 0)
 		return dlb_decision(list->next);
+	if (strcmp(verb, "annotate") == 0)
+		return dlb_annotate(list->next);
 	if (strcmp(verb, "mark") == 0) {
 		dlb_marked = dlb_total();
 		return EXECUTION_SUCCESS;
@@ -851,7 +928,8 @@ static char dlb_doc3[] =
     "DELIBERATE_ACTION (allow, prompt, deny or down) and friends.";
 static char dlb_doc4[] =
     "decision CHECKID ACTION MS [MODIFIED]: send the user's answer.";
-static char dlb_doc5[] = "mark: remember the history count at the prompt.";
+static char dlb_doc5[] = "mark: remember the history count at the prompt; "
+    "annotate outcome|correction ID|- ARGS: annotate an entry.";
 static char dlb_doc6[] = "line: set DELIBERATE_LINE to the line being run.";
 static char dlb_doc7[] =
     "Exit status: 0 ok, 1 error reply, 2 usage, 3 daemon unreachable.";
@@ -867,6 +945,6 @@ struct builtin deliberate_hook_struct = {
 	deliberate_hook_builtin,
 	BUILTIN_ENABLED,
 	deliberate_hook_doc,
-	"deliberate_hook check|decision|mark|line [ARGS]",
+	"deliberate_hook check|decision|annotate|mark|line [ARGS]",
 	0
 };

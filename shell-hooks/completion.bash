@@ -4,8 +4,9 @@
 # The subcommands and flags mirror commands[] in cli/main.c and the
 # getopt tables of cli/cmd-*.c; update both together.
 
-__deliberate_commands="check check-privacy classify daemon decision export
-log purge redact rotate rules run stats status validate-dataset wrap"
+__deliberate_commands="check check-privacy classify correct daemon decision
+export feedback log purge redact rotate rules run stats status
+validate-dataset wrap"
 
 # The flags of one subcommand.
 __deliberate_flags() {
@@ -13,20 +14,27 @@ __deliberate_flags() {
 	check)		echo "--record --shell --format --session --pid --ppid --cwd --timeout --help" ;;
 	check-privacy)	echo "--help" ;;
 	classify)	echo "--json --help" ;;
+	correct)	echo "--last --entry --as --help" ;;
 	daemon)		echo "--help" ;;
 	decision)	echo "--check-id --action --time --modified --help" ;;
 	export)		echo "--format --since --until --output --help" ;;
+	feedback)	echo "--last --entry --helpful --accurate --comment --help" ;;
 	log)		echo "--shell --cwd --line --source --help" ;;
 	purge)		echo "--all --before --entry --yes --help" ;;
 	redact)		echo "--level --json --help" ;;
 	rotate)		echo "--dry-run --quiet --help" ;;
-	rules)		echo "--category --risk --json --help" ;;
+	rules)		echo "--category --risk --json --learned --forget --help" ;;
 	run)		echo "--mode --strict --help" ;;
 	stats)		echo "--json --since --until --help" ;;
 	status)		echo "--json --help" ;;
 	validate-dataset) echo "--quiet --help" ;;
 	wrap)		echo "--mode --shell --help" ;;
 	esac
+}
+
+# The ids of the learned overrides (deliberate rules --learned).
+__deliberate_learned() {
+	deliberate rules --learned 2>/dev/null | awk '{ print $1 }'
 }
 
 _deliberate() {
@@ -59,13 +67,17 @@ _deliberate() {
 	log:--source)		COMPREPLY=($(compgen -W "cli hook" -- "$cur")); return 0 ;;
 	rules:--risk)		COMPREPLY=($(compgen -W "safe moderate dangerous" -- "$cur")); return 0 ;;
 	rules:--category)	COMPREPLY=($(compgen -W "$(ls "${DELIBERATE_SHARE:-/usr/share/deliberate}/risk-rules" 2>/dev/null | sed -n "s/\.rules$//p")" -- "$cur")); return 0 ;;
+	correct:--as)		COMPREPLY=($(compgen -W "safe moderate dangerous" -- "$cur")); return 0 ;;
+	feedback:--helpful|feedback:--accurate)
+		COMPREPLY=($(compgen -W "y n" -- "$cur")); return 0 ;;
+	rules:--forget)		COMPREPLY=($(compgen -W "$(__deliberate_learned)" -- "$cur")); return 0 ;;
 	decision:--action)	COMPREPLY=($(compgen -W "execute cancel modify timeout" -- "$cur")); return 0 ;;
 	*:--output)		COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
 	*:--cwd)		COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
 	*:--since|*:--until|*:--before)
 		COMPREPLY=($(compgen -W "$(date +%F)" -- "$cur")); return 0 ;;
 	*:--session|*:--pid|*:--ppid|*:--timeout|*:--check-id|*:--time|\
-	*:--modified|*:--line|*:--entry)
+	*:--modified|*:--line|*:--entry|*:--comment)
 		return 0 ;;
 	esac
 

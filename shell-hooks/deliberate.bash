@@ -29,7 +29,12 @@ __dlb_armed=0
 __dlb_e=
 __dlb_prev_debug=
 __dlb_ps0='${__dlb_e:0:$((__dlb_armed=1,0))}'
-DELIBERATE_SESSION="bash-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
+__dlb_out=0
+__dlb_t0=
+__dlb_eid=
+# Exported, so "deliberate feedback --last" run from this shell finds its
+# last entry.
+export DELIBERATE_SESSION="bash-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
 
 # Completion, from the file next to this one, unless one is loaded already.
 if ! complete -p deliberate >/dev/null 2>&1 &&
@@ -133,7 +138,19 @@ __deliberate_line() {
 	[[ $h =~ ^\ *[0-9]+\*?\ \ (.*)$ ]] && DELIBERATE_LINE=${BASH_REMATCH[1]}
 }
 
-# Ask y/N/e for a dangerous line.  Returns 0 to run it, 1 to refuse.
+# "f" at the prompt: the line runs and its entry is corrected to safe, so
+# the daemon learns the shape (docs/annotations.md).
+__deliberate_false_alarm() {
+	if (( __dlb_builtin )); then
+		deliberate_hook annotate correction \
+		    "${DELIBERATE_ENTRY_ID:--}" safe
+	elif [[ -n $__dlb_cli ]]; then
+		"$__dlb_cli" correct --last --as safe >/dev/null 2>&1
+	fi
+	return 0
+}
+
+# Ask y/N/e/f for a dangerous line.  Returns 0 to run it, 1 to refuse.
 __deliberate_prompt() {
 	local line=$1 id=${DELIBERATE_CHECK_ID-} ans= new= t0 tty=/dev/tty
 	local to=${DELIBERATE_PROMPT_TIMEOUT:-${DELIBERATE_TIMEOUT:-30}}
@@ -145,7 +162,7 @@ __deliberate_prompt() {
 		    "${DELIBERATE_DESC:-}"
 		[[ -n ${DELIBERATE_ALT-} ]] &&
 		    printf '  safer: %s\n' "$DELIBERATE_ALT"
-		printf 'Run it? [y/N/e(dit)] (%ss) ' "$to"
+		printf 'Run it? [y/N/e(dit)/f(alse alarm)] (%ss) ' "$to"
 	} >"$tty"
 	t0=$EPOCHREALTIME
 	if ! read -r -s -n 1 -t "$to" ans <"$tty"; then
@@ -160,6 +177,13 @@ __deliberate_prompt() {
 		__deliberate_ms "$t0"
 		printf 'y\n' >"$tty"
 		__deliberate_decide "$id" execute "$__dlb_ms"
+		return 0
+		;;
+	[fF])
+		__deliberate_ms "$t0"
+		printf 'f\ndeliberate: remembered as a false alarm\n' >"$tty"
+		__deliberate_decide "$id" execute "$__dlb_ms"
+		__deliberate_false_alarm
 		return 0
 		;;
 	[eE])
@@ -234,7 +258,14 @@ __deliberate_preexec() {
 	# Privacy: a line typed with a leading space is checked but never
 	# recorded, whatever HISTCONTROL says.
 	[[ $line == [[:space:]]* ]] && flags=
-	__deliberate_judge "$line" "$flags"
+	__deliberate_judge "$line" "$flags" || return 1
+	# Recorded: the prompt reports its outcome.
+	if [[ -n $flags && ${DELIBERATE_ACTION-} != down ]]; then
+		__dlb_out=1
+		__dlb_eid=${DELIBERATE_ENTRY_ID:--}
+		__dlb_t0=$EPOCHREALTIME
+	fi
+	return 0
 }
 
 # The DEBUG trap.  $1 is $_ of the user's last command, put back at the
@@ -261,6 +292,13 @@ __deliberate_debug() {
 
 __deliberate_precmd() {
 	local __dlb_st=$?
+	if (( __dlb_out )); then
+		# The outcome of the line that ran: exit status and duration.
+		__dlb_out=0
+		__deliberate_ms "$__dlb_t0"
+		(( __dlb_builtin )) && deliberate_hook annotate outcome \
+		    "$__dlb_eid" "$__dlb_st" "$__dlb_ms"
+	fi
 	if [[ $__dlb_armed == 1 ]]; then
 		# The line fired no DEBUG trap (a function definition).
 		__dlb_armed=0

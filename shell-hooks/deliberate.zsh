@@ -31,11 +31,16 @@ zmodload zsh/datetime 2>/dev/null
 typeset -g __dlb_zsocket=0 __dlb_cli=${commands[deliberate]-}
 typeset -g __dlb_warned=0 __dlb_done= __dlb_rep=
 typeset -g __dlb_edit_id= __dlb_edit_t0=
+# The outcome of the line being run: pending flag, entry id, start time.
+typeset -g __dlb_out=0 __dlb_eid= __dlb_t0= __dlb_t0check=0
 zmodload zsh/net/socket 2>/dev/null && __dlb_zsocket=1
-typeset -g DELIBERATE_SESSION="zsh-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
+# Exported, so "deliberate feedback --last" run from this shell finds its
+# last entry.
+typeset -gx DELIBERATE_SESSION="zsh-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
 typeset -g DELIBERATE_ACTION= DELIBERATE_RISK= DELIBERATE_RULE= \
     DELIBERATE_DESC= DELIBERATE_ALT= DELIBERATE_CHECK_ID= \
-    DELIBERATE_TIMEOUT= DELIBERATE_MODE= DELIBERATE_NOTE= DELIBERATE_ERROR=
+    DELIBERATE_TIMEOUT= DELIBERATE_MODE= DELIBERATE_NOTE= DELIBERATE_ERROR= \
+    DELIBERATE_ENTRY_ID=
 
 # JSON string for $1 in REPLY.
 __deliberate_json() {
@@ -129,7 +134,7 @@ __deliberate_reset() {
 	DELIBERATE_ACTION=$1 DELIBERATE_RISK= DELIBERATE_RULE=
 	DELIBERATE_DESC= DELIBERATE_ALT= DELIBERATE_CHECK_ID=
 	DELIBERATE_TIMEOUT=30 DELIBERATE_MODE= DELIBERATE_NOTE=
-	DELIBERATE_ERROR=
+	DELIBERATE_ERROR= DELIBERATE_ENTRY_ID=
 }
 
 # Ask the daemon about line $1, recording it unless $2 is 0.
@@ -179,6 +184,8 @@ __deliberate_ask() {
 	__deliberate_jget promptTimeout; DELIBERATE_TIMEOUT=${REPLY:-30}
 	__deliberate_jget mode;		DELIBERATE_MODE=$REPLY
 	__deliberate_jget moderateNote;	DELIBERATE_NOTE=$REPLY
+	# The entry written (not for a prompt: the decision's reply has it).
+	__deliberate_jget id;		DELIBERATE_ENTRY_ID=$REPLY
 	return 0
 }
 
@@ -200,8 +207,64 @@ __deliberate_decide() {
 		__deliberate_json "$4"
 		msg+=",\"modifiedCommand\":$REPLY"
 	fi
+	DELIBERATE_ENTRY_ID=
+	DELIBERATE_HOOK_TIMEOUT_MS=1000 __deliberate_send "$msg}" 1 || return 0
+	# The reply names the entry written.
+	if [[ $__dlb_rep == *'"ok":true'* ]]; then
+		__deliberate_jget id
+		DELIBERATE_ENTRY_ID=$REPLY
+	fi
+	return 0
+}
+
+# Annotate entry $2 ("-": the session's last entry) with kind $1:
+# "outcome" STATUS MS or "correction" RISK (docs/annotations.md).
+__deliberate_annotate() {
+	emulate -L zsh
+	local msg
+	if (( ! __dlb_zsocket )); then
+		# Only a correction goes through the CLI: no fork per prompt.
+		[[ $1 == correction && -n $__dlb_cli ]] || return 0
+		if [[ $2 == - ]]; then
+			"$__dlb_cli" correct --last --as "$3" >/dev/null 2>&1
+		else
+			"$__dlb_cli" correct --entry "$2" --as "$3" \
+			    >/dev/null 2>&1
+		fi
+		return 0
+	fi
+	msg="{\"v\":1,\"type\":\"annotate\",\"kind\":\"$1\""
+	if [[ $2 == - ]]; then
+		__deliberate_json "$DELIBERATE_SESSION"
+		msg+=",\"last\":true,\"session\":$REPLY"
+	else
+		__deliberate_json "$2"
+		msg+=",\"entryId\":$REPLY"
+	fi
+	case $1 in
+	outcome)
+		[[ $3 == <-> && $4 == <-> ]] || return 0
+		msg+=",\"exitStatus\":$3,\"durationMs\":$4"
+		;;
+	correction)
+		__deliberate_json "$3"
+		msg+=",\"correctClassification\":$REPLY"
+		;;
+	*)
+		return 0
+		;;
+	esac
 	DELIBERATE_HOOK_TIMEOUT_MS=1000 __deliberate_send "$msg}" 1
 	return 0
+}
+
+# Arm the outcome of the line about to run (a recorded line with an entry).
+__deliberate_arm() {
+	__dlb_out=0
+	[[ -n $DELIBERATE_ENTRY_ID ]] || return 0
+	__dlb_out=1
+	__dlb_eid=$DELIBERATE_ENTRY_ID
+	__dlb_t0=$__dlb_t0check
 }
 
 __deliberate_ms() {
@@ -262,6 +325,8 @@ __deliberate_accept_line() {
 	# Privacy: a line typed with a leading space is checked, never
 	# recorded, whatever HIST_IGNORE_SPACE says.
 	[[ $full == [[:space:]]* ]] && rec=0
+	__dlb_out=0
+	__dlb_t0check=${EPOCHREALTIME:-0}
 	__deliberate_ask "$full" $rec
 	case $DELIBERATE_ACTION in
 	down|'')
@@ -292,7 +357,7 @@ __deliberate_accept_line() {
 			print -r -- "  rule:  ${DELIBERATE_RULE:-?}: $DELIBERATE_DESC"
 			[[ -n $DELIBERATE_ALT ]] &&
 			    print -r -- "  safer: $DELIBERATE_ALT"
-			print -n -r -- "Run it? [y/N/e(dit)] (${to}s) "
+			print -n -r -- "Run it? [y/N/e(dit)/f(alse alarm)] (${to}s) "
 		} >$tty
 		t0=$EPOCHREALTIME
 		# zle -I left the terminal in canonical mode, where read -k
@@ -315,6 +380,15 @@ __deliberate_accept_line() {
 		[yY])
 			print -r -- y >$tty
 			__deliberate_decide $DELIBERATE_CHECK_ID execute $REPLY
+			;;
+		[fF])
+			# False alarm: run it, and correct its entry to safe
+			# so that the daemon learns the shape.
+			print -r -- f$'\n'"deliberate: remembered as a false" \
+			    "alarm" >$tty
+			__deliberate_decide $DELIBERATE_CHECK_ID execute $REPLY
+			__deliberate_annotate correction \
+			    ${DELIBERATE_ENTRY_ID:--} safe
 			;;
 		[eE])
 			print -r -- e >$tty
@@ -348,11 +422,25 @@ __deliberate_accept_line() {
 		fi
 		;;
 	esac
+	# Recorded: the next prompt reports its outcome.
+	(( rec )) && [[ $DELIBERATE_ACTION != down ]] && __deliberate_arm
 	zle __deliberate_orig_accept_line -- "$@"
 }
 
+# $? is that of the line that ran.  zsh calls hook functions with their
+# status discarded and puts $? and $pipestatus back after each one, so the
+# precmd functions after this one and the next line see the user's.
 __deliberate_precmd() {
+	local __dlb_st=$?
 	__dlb_done=
+	if (( __dlb_out )); then
+		# The outcome of the line that ran: exit status and duration.
+		__dlb_out=0
+		__deliberate_ms $__dlb_t0
+		__deliberate_annotate outcome $__dlb_eid $(( __dlb_st & 255 )) \
+		    $REPLY
+	fi
+	return $__dlb_st
 }
 
 __deliberate_install() {

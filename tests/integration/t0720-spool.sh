@@ -85,12 +85,12 @@ test_expect_success 'a corrupt spool file is set aside, not fatal' '
 '
 
 if have tmux && [ -f "$BUILD/deliberate-bash.so" ]; then
+test_when_finished "tmux -S '$T/tmux.sock' kill-server"
 test_expect_success 'commands typed in a hooked bash while the daemon is down show up after restart' '
 	daemon_stop &&
 	printf "PS1='\''$ '\''\n. \"%s\"\n" "$SRC/shell-hooks/deliberate.bash" >"$T/rc" &&
 	tmux -S "$T/tmux.sock" new-session -d -s b -x 200 -y 50 \
 	    "env PATH=\"$PATH\" bash --rcfile \"$T/rc\" -i" &&
-	test_when_finished "tmux -S \"$T/tmux.sock\" kill-server" &&
 	sleep 0.5 &&
 	tmux -S "$T/tmux.sock" send-keys -t b "echo typed-while-down-1" Enter &&
 	tmux -S "$T/tmux.sock" send-keys -t b "echo typed-while-down-2" Enter &&

@@ -109,6 +109,8 @@ _wait_gone() {
 	local i
 	for i in $(seq 1 200); do
 		kill -0 "$1" 2>/dev/null || return 0
+		# An exited child of a finished subshell may linger unreaped.
+		grep -q "^State:.*Z" "/proc/$1/status" 2>/dev/null && return 0
 		sleep 0.05
 	done
 	return 1
