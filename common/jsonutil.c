@@ -1,12 +1,14 @@
 #include "jsonutil.h"
 
 #include <math.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
 #include "buf.h"
+#include "fileio.h"
 
 /* A number with at most three decimals. */
 struct json_object *
@@ -91,4 +93,22 @@ utf8_sanitize(const char *s, size_t len, size_t *ret_len)
 		return NULL;
 	buf_add(&b, s + start, len - start);
 	return buf_detach(&b, ret_len);
+}
+
+/* Write a JSON document atomically. */
+int
+json_write_file(const char *path, struct json_object *obj, unsigned int mode)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*txt;
+	size_t		 len;
+	int		 r;
+
+	txt = json_object_to_json_string_length(obj, JSON_C_TO_STRING_PRETTY |
+	    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	buf_add(&b, txt, len);
+	buf_addc(&b, '\n');
+	r = fileio_write_atomic(path, b.data, b.len, (mode_t)mode);
+	buf_release(&b);
+	return r;
 }

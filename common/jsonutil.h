@@ -21,4 +21,11 @@ const char	*json_str(struct json_object *o, const char *key);
  */
 char		*utf8_sanitize(const char *s, size_t len, size_t *ret_len);
 
+/*
+ * Write obj, pretty-printed with a final newline, to path atomically
+ * (fileio_write_atomic).  Returns 0 or a negative errno.
+ */
+int		 json_write_file(const char *path, struct json_object *obj,
+		    unsigned int mode);
+
 #endif

@@ -252,10 +252,9 @@ int
 learn_save(const struct learned *l, const char *path)
 {
 	struct json_object	*o, *arr, *it;
-	char			 ts[ISO8601_LEN], *tmp;
-	const char		*txt;
-	size_t			 i, len;
-	int			 fd, r = 0;
+	char			 ts[ISO8601_LEN];
+	size_t			 i;
+	int			 r;
 
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string("1"));
@@ -276,26 +275,7 @@ learn_save(const struct learned *l, const char *path)
 		json_object_array_add(arr, it);
 	}
 	json_object_object_add(o, "shapes", arr);
-	txt = json_object_to_json_string_length(o, JSON_C_TO_STRING_PRETTY |
-	    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-	xasprintf(&tmp, "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-	    0600);
-	if (fd == -1)
-		r = -errno;
-	else {
-		if (write(fd, txt, len) != (ssize_t)len ||
-		    write(fd, "\n", 1) != 1)
-			r = errno != 0 ? -errno : -EIO;
-		else if (fsync(fd) == -1)
-			r = -errno;
-		close(fd);
-		if (r == 0 && rename(tmp, path) == -1)
-			r = -errno;
-		if (r != 0)
-			unlink(tmp);
-	}
-	free(tmp);
+	r = json_write_file(path, o, 0600);
 	json_object_put(o);
 	return r;
 }

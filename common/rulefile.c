@@ -1,12 +1,12 @@
 #include "rulefile.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "fileio.h"
 #include "xmalloc.h"
 
 static char *
@@ -127,44 +127,22 @@ out:
 	return r;
 }
 
-static int
-cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Parse every *.rules file of a directory in name order. */
 int
 rulefile_parse_dir(const char *dir, struct rule_set *set, char **cause)
 {
-	DIR		*d;
-	struct dirent	*de;
-	char		**names = NULL, *path;
-	size_t		 n = 0, i, len;
-	int		 r = 0;
+	char	**names, *path;
+	size_t	 n, i;
+	int	 r;
 
-	if ((d = opendir(dir)) == NULL)
-		return fail(cause, errno, dir, 0, strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (len < 7 || strcmp(de->d_name + len - 6, ".rules") != 0 ||
-		    de->d_name[0] == '.')
-			continue;
-		names = xreallocarray(names, n + 1, sizeof *names);
-		names[n++] = xstrdup(de->d_name);
+	if ((r = fileio_list(dir, ".rules", &names, &n)) != 0)
+		return fail(cause, -r, dir, 0, strerror(-r));
+	for (i = 0; i < n && r == 0; i++) {
+		xasprintf(&path, "%s/%s", dir, names[i]);
+		r = rulefile_parse(path, set, cause);
+		free(path);
 	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, cmpstr);
-	for (i = 0; i < n; i++) {
-		if (r == 0) {
-			xasprintf(&path, "%s/%s", dir, names[i]);
-			r = rulefile_parse(path, set, cause);
-			free(path);
-		}
-		free(names[i]);
-	}
-	free(names);
+	fileio_names_free(names, n);
 	return r;
 }
 

@@ -1,6 +1,5 @@
 #include "spool.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <sodium.h>
 
 #include "clock.h"
+#include "fileio.h"
 #include "paths.h"
 #include "userkey.h"
 #include "xmalloc.h"
@@ -29,32 +29,6 @@ read_exact(const char *path, unsigned char *buf, size_t len)
 	n = read(fd, buf, len);
 	close(fd);
 	return n == (ssize_t)len ? 0 : -EINVAL;
-}
-
-static int
-write_file(const char *path, const unsigned char *buf, size_t len,
-    mode_t mode)
-{
-	char	*tmp;
-	int	 fd, r = 0;
-
-	xasprintf(&tmp, "%s.tmp%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-	    mode);
-	if (fd == -1) {
-		r = -errno;
-		free(tmp);
-		return r;
-	}
-	if (write(fd, buf, len) != (ssize_t)len || fsync(fd) == -1)
-		r = -EIO;
-	close(fd);
-	if (r == 0 && rename(tmp, path) == -1)
-		r = -errno;
-	if (r != 0)
-		unlink(tmp);
-	free(tmp);
-	return r;
 }
 
 /* Load or create the spool key pair. */
@@ -77,8 +51,8 @@ spool_keys(const char *home, unsigned char ret_pk[SPOOL_PK_LEN],
 		/* The secret half first: a public key alone is useless. */
 		crypto_box_keypair(pk, sk);
 		if ((r = paths_mkdir_private(home, cause)) == 0 &&
-		    (r = write_file(skp, sk, sizeof sk, 0600)) == 0)
-			r = write_file(pkp, pk, sizeof pk, 0600);
+		    (r = fileio_write_atomic(skp, sk, sizeof sk, 0600)) == 0)
+			r = fileio_write_atomic(pkp, pk, sizeof pk, 0600);
 	}
 	if (r != 0 && cause != NULL && *cause == NULL)
 		xasprintf(cause, "cannot load the spool keys in '%s': %s", home,
@@ -112,18 +86,12 @@ spool_put(const char *dir, const unsigned char pk[SPOOL_PK_LEN],
 	crypto_box_seal(sealed, (const unsigned char *)msg, len, pk);
 	xasprintf(&path, "%s/%013lld-%s.sealed", dir,
 	    (long long)clock_now_ms(), ret_id);
-	r = write_file(path, sealed, len + crypto_box_SEALBYTES, 0600);
+	r = fileio_write_atomic(path, sealed, len + crypto_box_SEALBYTES, 0600);
 	if (r != 0 && cause != NULL)
 		xasprintf(cause, "cannot write '%s': %s", path, strerror(-r));
 	free(path);
 	free(sealed);
 	return r;
-}
-
-static int
-cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int
@@ -170,28 +138,17 @@ spool_drain(const char *dir, const unsigned char pk[SPOOL_PK_LEN],
     const unsigned char sk[SPOOL_SK_LEN],
     int (*fn)(void *, const char *, const char *, size_t), void *arg)
 {
-	DIR		*d;
-	struct dirent	*de;
 	char		**names = NULL, *path, *bad, *msg = NULL, id[37];
-	size_t		 n = 0, i, len = 0, nl;
+	size_t		 n = 0, i, len = 0;
 	int		 done = 0;
 
-	if ((d = opendir(dir)) == NULL)
+	if (fileio_list(dir, ".sealed", &names, &n) != 0)
 		return 0;
-	while ((de = readdir(d)) != NULL) {
-		nl = strlen(de->d_name);
-		if (nl < 14 + 36 + 7 || strcmp(de->d_name + nl - 7,
-		    ".sealed") != 0)
-			continue;
-		names = xreallocarray(names, n + 1, sizeof *names);
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, cmpstr);
 	for (i = 0; i < n; i++) {
-		xasprintf(&path, "%s/%s", dir, names[i]);
 		/* "<13 digits>-<uuid>.sealed" */
+		if (strlen(names[i]) != 13 + 1 + 36 + 7)
+			continue;
+		xasprintf(&path, "%s/%s", dir, names[i]);
 		snprintf(id, sizeof id, "%.36s", names[i] + 14);
 		if (open_one(path, pk, sk, &msg, &len) != 0) {
 			xasprintf(&bad, "%s.bad", path);
@@ -206,8 +163,7 @@ spool_drain(const char *dir, const unsigned char pk[SPOOL_PK_LEN],
 			free(msg);
 		}
 		free(path);
-		free(names[i]);
 	}
-	free(names);
+	fileio_names_free(names, n);
 	return done;
 }

@@ -356,10 +356,8 @@ int
 store_write_metadata(struct store *s, const char *level, int retention_days)
 {
 	struct json_object	*m, *st, *ret;
-	char			 ts[ISO8601_LEN], policy[32], *path, *tmp;
-	const char		*txt;
-	size_t			 len;
-	int			 fd, r = 0;
+	char			 ts[ISO8601_LEN], policy[32], *path;
+	int			 r;
 	double			 avg;
 
 	m = json_object_new_object();
@@ -389,30 +387,11 @@ store_write_metadata(struct store *s, const char *level, int retention_days)
 	json_object_object_add(m, "x-commandCounts",
 	    json_object_get(s->st.commands));
 
-	txt = json_object_to_json_string_length(m, JSON_C_TO_STRING_PRETTY |
-	    JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
 	xasprintf(&path, "%s/metadata.json", s->data);
-	xasprintf(&tmp, "%s/.metadata.json.tmp", s->data);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-	    0600);
-	if (fd == -1)
-		r = -errno;
-	else {
-		if (write(fd, txt, len) != (ssize_t)len || write(fd, "\n", 1)
-		    != 1)
-			r = errno != 0 ? -errno : -EIO;
-		else if (fsync(fd) == -1)
-			r = -errno;
-		close(fd);
-		if (r == 0 && rename(tmp, path) == -1)
-			r = -errno;
-		if (r != 0)
-			unlink(tmp);
-	}
+	r = json_write_file(path, m, 0600);
 	if (r == 0)
 		s->dirty = 0;
 	free(path);
-	free(tmp);
 	json_object_put(m);
 	return r;
 }

@@ -10,6 +10,7 @@
 
 #include <sodium.h>
 
+#include "fileio.h"
 #include "xmalloc.h"
 
 static int
@@ -24,29 +25,14 @@ fail(char **cause, const char *what, const char *path, int err)
 static int
 write_key(const char *path, unsigned char key[USERKEY_LEN], char **cause)
 {
-	char	*tmp;
-	int	 fd, r = 0;
+	int	r;
 
 	if (sodium_init() < 0)
 		return fail(cause, "initialise libsodium for", path, EIO);
 	randombytes_buf(key, USERKEY_LEN);
-	xasprintf(&tmp, "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-	    0600);
-	if (fd == -1) {
-		r = fail(cause, "create", tmp, errno);
-		free(tmp);
-		return r;
-	}
-	if (write(fd, key, USERKEY_LEN) != USERKEY_LEN || fsync(fd) == -1)
-		r = fail(cause, "write", tmp, errno ? errno : EIO);
-	close(fd);
-	if (r == 0 && rename(tmp, path) == -1)
-		r = fail(cause, "rename", tmp, errno);
-	if (r != 0)
-		unlink(tmp);
-	free(tmp);
-	return r;
+	if ((r = fileio_write_atomic(path, key, USERKEY_LEN, 0600)) != 0)
+		return fail(cause, "write", path, -r);
+	return 0;
 }
 
 /* Load or create the key. */
