@@ -5,7 +5,6 @@
  * a raw high-entropy heuristic.  Findings are reported as file:line, the
  * rule and a masked preview; the secret itself is never printed.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -19,6 +18,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "fileio.h"
 #include "redact.h"
 #include "xmalloc.h"
 
@@ -241,36 +241,20 @@ scan_file(struct scan *sc, const char *path)
 	gzclose(gz);
 }
 
-static int
-cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void scan_path(struct scan *, const char *);
 
 static void
 scan_dir(struct scan *sc, const char *dir)
 {
-	DIR		*d;
-	struct dirent	*de;
-	char		**names = NULL, *p;
-	size_t		 n = 0, i;
+	char		**names, *p;
+	size_t		 n, i;
+	int		 r;
 
-	if ((d = opendir(dir)) == NULL) {
-		cli_error("cannot open '%s': %s", dir, strerror(errno));
+	if ((r = fileio_list(dir, NULL, &names, &n)) != 0) {
+		cli_error("cannot open '%s': %s", dir, strerror(-r));
 		sc->bad = 1;
 		return;
 	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		names = xreallocarray(names, n + 1, sizeof *names);
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, cmpstr);
 	for (i = 0; i < n; i++) {
 		xasprintf(&p, "%s/%s", dir, names[i]);
 		if (has_suffix(p, ".ndjson") || has_suffix(p, ".ndjson.gz"))
@@ -282,9 +266,8 @@ scan_dir(struct scan *sc, const char *dir)
 				scan_path(sc, p);
 		}
 		free(p);
-		free(names[i]);
 	}
-	free(names);
+	fileio_names_free(names, n);
 }
 
 static void
