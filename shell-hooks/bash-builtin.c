@@ -560,9 +560,13 @@ dlb_fast_path(const char *line)
 {
 	static const char *const safe[] = {
 		"ls", "ll", "la", "pwd", "cd", "echo", "true", ":", "date",
-		"whoami", "id", "clear", "history", "jobs", "uptime", "cal",
+		"whoami", "id", "clear", "jobs", "uptime", "cal",
 		"hostname", "uname", "df", "free", "which", "tty", "dirs",
-		NULL
+		"grep", "rg", "man", "type", NULL
+	};
+	/* Readers: a dot file (~/.ssh/id_rsa) gets a moderate note. */
+	static const char *const readers[] = {
+		"cat", "less", "more", "head", "tail", NULL
 	};
 	static const char *const git_safe[] = {
 		"status", "log", "diff", "show", "branch", NULL
@@ -584,6 +588,14 @@ dlb_fast_path(const char *line)
 	for (i = 0; safe[i] != NULL; i++) {
 		if (strcmp(w, safe[i]) == 0)
 			return 1;
+	}
+	/* history -c, -d, -w are dangerous (hist:clear). */
+	if (strcmp(w, "history") == 0)
+		return strchr(line, '-') == NULL;
+	for (i = 0; readers[i] != NULL; i++) {
+		if (strcmp(w, readers[i]) == 0)
+			return strstr(line, "/.") == NULL &&
+			    strstr(line, " .") == NULL;
 	}
 	if (strcmp(w, "git") != 0)
 		return 0;

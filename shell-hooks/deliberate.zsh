@@ -40,62 +40,93 @@ typeset -gx DELIBERATE_SESSION="zsh-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
 typeset -g DELIBERATE_ACTION= DELIBERATE_RISK= DELIBERATE_RULE= \
     DELIBERATE_DESC= DELIBERATE_ALT= DELIBERATE_CHECK_ID= \
     DELIBERATE_TIMEOUT= DELIBERATE_MODE= DELIBERATE_NOTE= DELIBERATE_ERROR= \
-    DELIBERATE_ENTRY_ID=
+    DELIBERATE_ENTRY_ID= DELIBERATE_OK=
 
-# JSON string for $1 in REPLY.
+# JSON string for $1 in REPLY.  Callers run under "emulate -L zsh".  The
+# common case (nothing to escape) is one pattern test; no loop, no fork.
 __deliberate_json() {
-	emulate -L zsh
-	local s=$1 c out i
-	s=${s//\\/\\\\}
-	s=${s//\"/\\\"}
-	s=${s//$'\n'/\\n}
-	s=${s//$'\t'/\\t}
-	if [[ $s == *[$'\x01'-$'\x1f'$'\x7f']* ]]; then
-		out=
-		for (( i = 1; i <= $#s; i++ )); do
-			c=${s[i]}
-			if [[ $c == [$'\x01'-$'\x1f'$'\x7f'] ]]; then
-				out+=$(printf '\\u%04x' "'$c")
-			else
-				out+=$c
-			fi
-		done
-		s=$out
+	local s=$1
+	if [[ $s == *[\\\"$'\x01'-$'\x1f'$'\x7f']* ]]; then
+		s=${s//\\/\\\\}
+		s=${s//\"/\\\"}
+		s=${s//$'\n'/\\n}
+		s=${s//$'\t'/\\t}
+		if [[ $s == *[$'\x01'-$'\x1f'$'\x7f']* ]]; then
+			setopt localoptions extendedglob
+			s=${s//(#m)[$'\x01'-$'\x1f'$'\x7f']/\\u${(L)${(l:4::0:)$(( [##16] #MATCH ))}}}
+		fi
 	fi
 	REPLY="\"$s\""
 }
 
-# The value of "$1" in the flat reply $__dlb_rep, in REPLY.
+# The flat reply $__dlb_rep, parsed in one pass into __dlb_r (key: value;
+# strings decoded, scalars as written).  Returns 1 when it is not an object.
+typeset -gA __dlb_r __dlb_unesc
+__dlb_unesc=(n $'\n' t $'\t' r $'\r' b $'\b' f $'\f')
+__deliberate_parse() {
+	local rep=$__dlb_rep k
+	local -a p
+	integer i n
+	__dlb_r=()
+	[[ $rep == \{*\} ]] || return 1
+	if [[ $rep != *\\* ]]; then
+		# No escape: strings hold no quote, so splitting on quotes
+		# alternates structure and string contents.
+		p=("${(@s:":)rep}")
+		n=$#p
+		for (( i = 2; i < n; i += 2 )); do
+			[[ $p[i+1] == :* ]] || continue
+			if [[ $p[i+1] == : ]]; then
+				__dlb_r[$p[i]]=$p[i+2]
+				(( i += 2 ))
+			else
+				k=${p[i+1]#:}
+				__dlb_r[$p[i]]=${k%%[,\}\]]*}
+			fi
+		done
+		return 0
+	fi
+	setopt localoptions extendedglob
+	: ${rep//(#b)\"([a-zA-Z]##)\":(\"((\\?|[^\"\\])#)\"|([^,\}\"\[]#))/${__dlb_r[$match[1]]::=$match[3]$match[5]}}
+	for k in ${(k)__dlb_r}; do
+		[[ $__dlb_r[$k] == *\\* ]] || continue
+		__dlb_r[$k]=${__dlb_r[$k]//(#m)\\(u[[:xdigit:]](#c4)|?)/${${(M)MATCH:#\\u*}:+${(#):-0x${MATCH:2}}}${${MATCH:#\\u*}:+${__dlb_unesc[${MATCH:1}]-${MATCH:1}}}}
+	done
+	return 0
+}
+
+# The value of "$1" in the reply, in REPLY (kept for compatibility).
 __deliberate_jget() {
 	emulate -L zsh
-	setopt extendedglob
-	local v out= i c
-	REPLY=
-	if [[ $__dlb_rep =~ "\"$1\":\"(([^\"\\\\]|\\\\.)*)\"" ]]; then
-		v=$match[1]
-		if [[ $v != *\\* ]]; then
-			REPLY=$v
-			return 0
-		fi
-		for (( i = 1; i <= $#v; i++ )); do
-			c=$v[i]
-			if [[ $c != \\ ]]; then
-				out+=$c
-				continue
-			fi
-			(( i++ ))
-			case $v[i] in
-			n) out+=$'\n' ;;
-			t) out+=$'\t' ;;
-			r) out+=$'\r' ;;
-			u) out+=${(#):-0x$v[i+1,i+4]}; (( i += 4 )) ;;
-			*) out+=$v[i] ;;
-			esac
-		done
-		REPLY=$out
-	elif [[ $__dlb_rep =~ "\"$1\":([^,}\"]*)" ]]; then
-		REPLY=$match[1]
-	fi
+	__deliberate_parse
+	REPLY=${__dlb_r[$1]-}
+}
+
+# Whether line $1 is obviously read-only (the same list and rules as
+# bash-builtin.c): recorded fire-and-forget, without waiting for a verdict.
+__deliberate_fast() {
+	[[ ${DELIBERATE_FASTPATH-} != 0 && $#1 -le 200 &&
+	    $1 != *[^a-zA-Z0-9\ _./:,@%+-]* ]] || return 1
+	local -a w
+	w=(${(s: :)1})
+	case $w[1] in
+	ls|ll|la|pwd|cd|echo|true|:|date|whoami|id|clear|jobs|uptime|cal|\
+	hostname|uname|df|free|which|tty|dirs|grep|rg|man|type)
+		return 0 ;;
+	# history -c/-d/-w is dangerous (hist:clear).
+	history)
+		[[ $1 != *-* ]] ;;
+	# A dot file (~/.ssh/id_rsa, .aws/credentials) gets a moderate note.
+	cat|less|more|head|tail)
+		[[ $1 != *[/\ ].* ]] ;;
+	git)
+		case $w[2] in
+		branch)	[[ $1 != *-* ]] ;;
+		status|log|diff|show) [[ $1 != *output* ]] ;;
+		*)	return 1 ;;
+		esac ;;
+	*)	return 1 ;;
+	esac
 }
 
 __deliberate_sockpath() {
@@ -111,10 +142,11 @@ __deliberate_sockpath() {
 }
 
 # Send one message ($1); with $2 = 1 read one reply line into __dlb_rep.
-# Returns 3 when the daemon does not answer in time.
+# Returns 3 when the daemon does not answer in time.  The fd is closed
+# after each message (children would inherit it otherwise).
 __deliberate_send() {
 	emulate -L zsh
-	local fd rc=0 budget=${DELIBERATE_HOOK_TIMEOUT_MS:-90}
+	local fd rc=0
 	__dlb_rep=
 	__deliberate_sockpath
 	[[ -S $REPLY ]] || return 3
@@ -122,8 +154,9 @@ __deliberate_send() {
 	fd=$REPLY
 	if ! print -r -u $fd -- "$1" 2>/dev/null; then
 		rc=3
-	elif [[ $2 == 1 ]] &&
-	    ! read -r -t $(( budget / 1000.0 )) -u $fd __dlb_rep; then
+	elif [[ $2 == 1 ]] && ! read -r \
+	    -t $(( ${DELIBERATE_HOOK_TIMEOUT_MS:-90} / 1000.0 )) \
+	    -u $fd __dlb_rep; then
 		rc=3
 	fi
 	exec {fd}>&-
@@ -137,11 +170,32 @@ __deliberate_reset() {
 	DELIBERATE_ERROR= DELIBERATE_ENTRY_ID=
 }
 
-# Ask the daemon about line $1, recording it unless $2 is 0.
+# The context fields of a request (cwd, tty, term, session, pathEnv, pid,
+# ppid, interactive, sudo) are rebuilt only when one of them changed.
+typeset -g __dlb_ctx= __dlb_ctx_key=
+__deliberate_context() {
+	local key=$PWD$'\0'${TTY-}$'\0'${TERM-}$'\0'$DELIBERATE_SESSION$'\0'$PATH$'\0'${SUDO_UID+1}
+	[[ $key == $__dlb_ctx_key && -n $__dlb_ctx ]] && return 0
+	local k v
+	__dlb_ctx=
+	for k v in cwd "$PWD" tty "${TTY-}" term "${TERM-}" \
+	    session "$DELIBERATE_SESSION" pathEnv "$PATH"; do
+		__deliberate_json "$v"
+		__dlb_ctx+=",\"$k\":$REPLY"
+	done
+	__dlb_ctx+=",\"pid\":$$,\"ppid\":$PPID,\"interactive\":true"
+	[[ -n ${SUDO_UID-} ]] && __dlb_ctx+=',"sudo":true'
+	__dlb_ctx_key=$key
+}
+
+# Ask the daemon about line $1, recording it unless $2 is 0.  A read-only
+# line that is recorded goes fire-and-forget (an "event" with "ack": false;
+# DELIBERATE_OK=fast, and its outcome goes to the session's last entry).
 __deliberate_ask() {
 	emulate -L zsh
-	local line=$1 rec=${2:-1} msg k v tty=${TTY-}
+	local line=$1 rec=${2:-1} msg
 	integer ts
+	DELIBERATE_OK=
 	if (( ! __dlb_zsocket )); then
 		__deliberate_reset down
 		[[ -n $__dlb_cli ]] || return 3
@@ -152,40 +206,50 @@ __deliberate_ask() {
 		(( $? <= 1 )) && eval "$out"
 		return 0
 	fi
+	# Daemon down: no request built.
+	__deliberate_sockpath
+	if [[ ! -S $REPLY ]]; then
+		__deliberate_reset down
+		return 3
+	fi
+	__deliberate_context
+	__deliberate_json "$line"
+	(( ts = ${EPOCHREALTIME:-0} * 1000 ))
+	if [[ $rec != 0 ]] && __deliberate_fast "$line"; then
+		msg='{"v":1,"type":"event","ack":false,"source":"hook","shell":"zsh","action":"execute","line":'$REPLY$__dlb_ctx
+		[[ -t 0 ]] && msg+=',"isTTY":true' || msg+=',"isTTY":false'
+		if ! __deliberate_send "$msg,\"ts\":$ts}" 0; then
+			__deliberate_reset down
+			return 3
+		fi
+		__deliberate_reset allow
+		DELIBERATE_RISK=safe DELIBERATE_OK=fast
+		return 0
+	fi
 	msg='{"v":1,"type":"check","source":"hook","shell":"zsh"'
 	[[ $rec == 0 ]] && msg+=',"record":false' || msg+=',"record":true'
-	for k v in line "$line" cwd "$PWD" tty "$tty" term "${TERM-}" \
-	    session "$DELIBERATE_SESSION" pathEnv "$PATH"; do
-		__deliberate_json "$v"
-		msg+=",\"$k\":$REPLY"
-	done
-	msg+=",\"pid\":$$,\"ppid\":$PPID,\"interactive\":true"
+	msg+=",\"line\":$REPLY$__dlb_ctx"
 	[[ -t 0 ]] && msg+=',"isTTY":true' || msg+=',"isTTY":false'
-	[[ -n ${SUDO_UID-} ]] && msg+=',"sudo":true'
-	(( ts = ${EPOCHREALTIME:-0} * 1000 ))
-	msg+=",\"ts\":$ts}"
-	if ! __deliberate_send "$msg" 1; then
+	if ! __deliberate_send "$msg,\"ts\":$ts}" 1; then
 		__deliberate_reset down
 		return 3
 	fi
 	__deliberate_reset allow
-	__deliberate_jget ok
-	if [[ $REPLY != true ]]; then
-		__deliberate_jget error
-		DELIBERATE_ERROR=$REPLY
+	if ! __deliberate_parse || [[ ${__dlb_r[ok]-} != true ]]; then
+		DELIBERATE_ERROR=${__dlb_r[error]-}
 		return 1
 	fi
-	__deliberate_jget action;	DELIBERATE_ACTION=${REPLY:-allow}
-	__deliberate_jget riskLevel;	DELIBERATE_RISK=$REPLY
-	__deliberate_jget patternId;	DELIBERATE_RULE=$REPLY
-	__deliberate_jget description;	DELIBERATE_DESC=$REPLY
-	__deliberate_jget alternative;	DELIBERATE_ALT=$REPLY
-	__deliberate_jget checkId;	DELIBERATE_CHECK_ID=$REPLY
-	__deliberate_jget promptTimeout; DELIBERATE_TIMEOUT=${REPLY:-30}
-	__deliberate_jget mode;		DELIBERATE_MODE=$REPLY
-	__deliberate_jget moderateNote;	DELIBERATE_NOTE=$REPLY
+	DELIBERATE_ACTION=${__dlb_r[action]:-allow}
+	DELIBERATE_RISK=${__dlb_r[riskLevel]-}
+	DELIBERATE_RULE=${__dlb_r[patternId]-}
+	DELIBERATE_DESC=${__dlb_r[description]-}
+	DELIBERATE_ALT=${__dlb_r[alternative]-}
+	DELIBERATE_CHECK_ID=${__dlb_r[checkId]-}
+	DELIBERATE_TIMEOUT=${__dlb_r[promptTimeout]:-30}
+	DELIBERATE_MODE=${__dlb_r[mode]-}
+	DELIBERATE_NOTE=${__dlb_r[moderateNote]-}
 	# The entry written (not for a prompt: the decision's reply has it).
-	__deliberate_jget id;		DELIBERATE_ENTRY_ID=$REPLY
+	DELIBERATE_ENTRY_ID=${__dlb_r[id]-}
 	return 0
 }
 
@@ -261,9 +325,10 @@ __deliberate_annotate() {
 # Arm the outcome of the line about to run (a recorded line with an entry).
 __deliberate_arm() {
 	__dlb_out=0
-	[[ -n $DELIBERATE_ENTRY_ID ]] || return 0
+	# A fast-path line has no entry id yet: the session's last entry.
+	[[ -n $DELIBERATE_ENTRY_ID || $DELIBERATE_OK == fast ]] || return 0
 	__dlb_out=1
-	__dlb_eid=$DELIBERATE_ENTRY_ID
+	__dlb_eid=${DELIBERATE_ENTRY_ID:--}
 	__dlb_t0=$__dlb_t0check
 }
 
