@@ -14,7 +14,7 @@ set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$SRC/build}
 case $BUILD in /*) ;; *) BUILD=$SRC/$BUILD ;; esac
-N=${1:-500}
+N=${1:-400}
 T=$(mktemp -d "${TMPDIR:-/tmp}/dlb-bench-hooks.XXXXXX")
 trap 'kill $DPID 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
 export HOME=$T/home DELIBERATE_HOME=$T/home/.deliberate
@@ -80,14 +80,16 @@ case $1 in
 spawn)	us /bin/true ;;
 empty)	us : ;;
 slow)	us __deliberate_ask 'make -j4 all' 1 ;;
+fast)	us __deliberate_ask 'ls -la' 1 ;;
 down)	DELIBERATE_SOCKET=$T/none us __deliberate_ask 'make' 1 ;;
 esac
 Z
-zspawn= zslow= zdown= zempty=
+zspawn= zslow= zfast= zdown= zempty=
 if command -v zsh >/dev/null; then
 	export SRC
 	z() { zsh -f -i -c "source '$T/z.zsh' $1" 2>/dev/null </dev/null; }
-	zspawn=$(z spawn) zslow=$(z slow) zdown=$(z down) zempty=$(z empty)
+	zspawn=$(z spawn) zslow=$(z slow) zfast=$(z fast) zdown=$(z down)
+	zempty=$(z empty)
 fi
 
 # Net of the timing loop's own cost (an empty builtin call, same pacing).
@@ -98,14 +100,21 @@ row() {	# label value baseline spawn
 	v=$(net "$2" "$3") s=$(net "$4" "$3")
 	echo "| $1 | $v µs ($(ratio "$v" "$s") of a spawn) |"
 }
-echo "| bash: fork+exec /bin/true (net) | $(net "$spawn" "$empty") µs |"
-echo "| bash: timing loop overhead (subtracted) | ${empty} µs |"
-row 'bash hook, check round trip (builtin)' "$slow" "$empty" "$spawn"
-row 'bash hook, read-only fast path (builtin, fire-and-forget)' "$fast" "$empty" "$spawn"
-row 'bash hook, daemon down (builtin)' "$down" "$empty" "$spawn"
+# Typical mix: 90% read-only fast-path lines, 10% full checks.
+mix() { echo $(( (9 * $(net "$1" "$3") + $(net "$2" "$3")) / 10 )); }
+shell_rows() {	# shell spawn empty fast slow down
+	echo "| $1: fork+exec /bin/true (net) | $(net "$2" "$3") µs |"
+	echo "| $1: timing loop overhead (subtracted) | $3 µs |"
+	row "$1 hook, read-only fast path (fire-and-forget)" "$4" "$3" "$2"
+	row "$1 hook, full check round trip" "$5" "$3" "$2"
+	row "$1 hook, daemon down" "$6" "$3" "$2"
+	row "$1 hook, typical mix (90% fast path, 10% full check)" \
+	    $(( $(mix "$4" "$5" "$3") + $3 )) "$3" "$2"
+}
+echo "| measure | per command |"
+echo "|---|---|"
+shell_rows bash "$spawn" "$empty" "$fast" "$slow" "$down"
 row 'bash fallback: fork+exec deliberate check' "$cli" "$empty" "$spawn"
 if [ -n "$zspawn" ]; then
-	echo "| zsh: fork+exec /bin/true (net) | $(net "$zspawn" "$zempty") µs |"
-	row 'zsh hook, check round trip (zsocket)' "$zslow" "$zempty" "$zspawn"
-	row 'zsh hook, daemon down' "$zdown" "$zempty" "$zspawn"
+	shell_rows zsh "$zspawn" "$zempty" "$zfast" "$zslow" "$zdown"
 fi

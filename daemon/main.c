@@ -220,7 +220,8 @@ main(int argc, char **argv)
 	struct daemon	 d;
 	struct buf	 errs = BUF_INIT;
 	char		*cause = NULL, *end;
-	int		 ch, ready_fd = -1, debug = 0, bad;
+	int		 ch, ready_fd = -1, debug = 0, bad, sandbox_flag = 0;
+	const char	*e;
 	long		 l;
 
 	memset(&d, 0, sizeof d);
@@ -248,6 +249,7 @@ main(int argc, char **argv)
 				fprintf(stderr, "deliberated: %s\n", cause);
 				usage(2);
 			}
+			sandbox_flag = 1;
 			break;
 		case 'h':
 			usage(0);
@@ -257,6 +259,13 @@ main(int argc, char **argv)
 		default:
 			usage(2);
 		}
+	}
+	/* A bad mode in the environment is an error in every build. */
+	if (!sandbox_flag && (e = getenv("DELIBERATE_SANDBOX")) != NULL &&
+	    *e != '\0' && sandbox_select(e, &cause) != 0) {
+		fprintf(stderr, "deliberated: bad DELIBERATE_SANDBOX '%s': want "
+		    "seccomp, trap, log or none\n", e);
+		return 1;
 	}
 	if (optind != argc) {
 		fprintf(stderr, "deliberated: unexpected argument '%s'\n",

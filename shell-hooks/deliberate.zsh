@@ -64,7 +64,7 @@ __deliberate_json() {
 typeset -gA __dlb_r __dlb_unesc
 __dlb_unesc=(n $'\n' t $'\t' r $'\r' b $'\b' f $'\f')
 __deliberate_parse() {
-	local rep=$__dlb_rep k
+	local rep=$__dlb_rep k q=\"
 	local -a p
 	integer i n
 	__dlb_r=()
@@ -72,7 +72,7 @@ __deliberate_parse() {
 	if [[ $rep != *\\* ]]; then
 		# No escape: strings hold no quote, so splitting on quotes
 		# alternates structure and string contents.
-		p=("${(@s:":)rep}")
+		p=("${(@ps:$q:)rep}")
 		n=$#p
 		for (( i = 2; i < n; i += 2 )); do
 			[[ $p[i+1] == :* ]] || continue

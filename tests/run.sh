@@ -18,8 +18,10 @@ run_one() {
 	case $name in *"$pattern"*) ;; *) return ;; esac
 	log=$logdir/$(basename "$name").log
 	start=$(date +%s)
-	"$@" >"$log" 2>&1
+	# No test may hang the suite.
+	timeout -k 10 "${TEST_TIMEOUT:-600}" "$@" >"$log" 2>&1
 	rc=$?
+	[ $rc -eq 124 ] && echo "timed out after ${TEST_TIMEOUT:-600}s" >>"$log"
 	secs=$(( $(date +%s) - start ))
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1)); printf 'ok    %-50s %3ss\n' "$name" "$secs"

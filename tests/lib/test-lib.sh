@@ -29,18 +29,24 @@ export PATH="$BUILD:$PATH"
 unset DELIBERATE_NOW DELIBERATE_DEBUG
 PYTHON=/usr/bin/python3
 
-test_count=0 test_failed=0 test_cleanup=
+test_count=0 test_failed=0
 DAEMON_PID=
 
-# Run cmd at exit, after the tests (like git's test_when_finished).
+# Run cmd at exit, after the tests (like git's test_when_finished).  The
+# commands go to a file, so a registration made inside a test's subshell
+# is kept too.
 test_when_finished() {
-	test_cleanup="$1; $test_cleanup"
+	printf '%s\n' "$1" >>"$T/.cleanup"
 }
 
 _test_exit() {
 	local rc=$?
 	[ -f "$T/daemon.pid" ] && kill "$(cat "$T/daemon.pid")" 2>/dev/null
-	eval "$test_cleanup" >/dev/null 2>&1
+	if [ -f "$T/.cleanup" ]; then
+		while IFS= read -r _c; do
+			eval "$_c" >/dev/null 2>&1
+		done <"$T/.cleanup"
+	fi
 	if [ "${KEEP_TEST_DIR:-}" = 1 ] || [ $rc -ne 0 -a $rc -ne 77 ]; then
 		if [ -f "$T/daemon.log" ]; then
 			echo "--- daemon log ($T/daemon.log):"
