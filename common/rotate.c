@@ -3,6 +3,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -626,7 +628,9 @@ rotate_day(struct rot *rt, const char *day, char **cause)
 			    day, set.n);
 			goto out;
 		}
-	} else if ((r = rotate_each_line(src, count_line, &lines)) != 0) {
+	} else if (rt->o->dry_run &&
+	    (r = rotate_each_line(src, count_line, &lines)) != 0) {
+		/* Only the dry run reports it; a real run counts k.kept. */
 		xasprintf(cause, "cannot read '%s': %s", src, strerror(-r));
 		goto out;
 	}
@@ -870,12 +874,478 @@ agg_entry(struct agg *a, struct json_object *e)
 		a->redacted += json_object_get_int64(p);
 }
 
+/*
+ * The fast path of the aggregation: a validating scanner over the compact
+ * JSON line that keeps only the fields agg_entry() reads, without building
+ * any object.  It accepts a subset of what json-c accepts (strict JSON, no
+ * whitespace, no escapes in the strings it keeps, no duplicate key among
+ * the ones it reads, no NUL byte) and gives those lines the meaning json-c
+ * gives them; any other line goes through json-c (agg_line()).
+ */
+struct fstr {
+	const char	*s;		/* NULL: absent, null or not a string */
+	size_t		 n;
+};
+
+#define FX_MAX		32	/* patterns or techniques, else json-c */
+#define FX_DEPTH	48
+
+struct fx {
+	const char	*p;
+	const char	*end;
+	int		 bs;		/* the line holds a backslash */
+	int		 depth;
+	struct fstr	 risk, cmd, action, ctype;
+	int		 corr;
+	size_t		 npat;
+	struct fstr	 pat[FX_MAX];
+	size_t		 ntech;
+	struct fstr	 tech[FX_MAX];
+	int		 has_time;
+	double		 time;
+	int		 has_red;
+	int64_t		 red;
+};
+
+/* A string at p: its raw content in *ret, *esc when it holds escapes. */
+static int
+fx_string(struct fx *x, struct fstr *ret, int *esc)
+{
+	const char	*p = x->p + 1, *q;
+	int		 i;
+
+	*esc = 0;
+	if (!x->bs) {
+		if ((q = memchr(p, '"', (size_t)(x->end - p))) == NULL)
+			return -1;
+	} else {
+		for (q = p; ; q++) {
+			if (q >= x->end)
+				return -1;
+			if (*q == '"')
+				break;
+			if (*q != '\\')
+				continue;
+			*esc = 1;
+			if (++q >= x->end)
+				return -1;
+			switch (*q) {
+			case '"': case '\\': case '/': case 'b': case 'f':
+			case 'n': case 'r': case 't':
+				break;
+			case 'u':
+				for (i = 0; i < 4; i++) {
+					if (++q >= x->end || !((*q >= '0' &&
+					    *q <= '9') || (*q >= 'a' &&
+					    *q <= 'f') || (*q >= 'A' &&
+					    *q <= 'F')))
+						return -1;
+				}
+				break;
+			default:
+				return -1;
+			}
+		}
+	}
+	ret->s = p;
+	ret->n = (size_t)(q - p);
+	x->p = q + 1;
+	return 0;
+}
+
+/* A number: strict JSON grammar; *isint when neither '.' nor exponent. */
+static int
+fx_number(struct fx *x, const char **ret, size_t *len, int *isint)
+{
+	const char	*p = x->p, *s = p, *e = x->end;
+
+	*isint = 1;
+	if (p < e && *p == '-')
+		p++;
+	if (p >= e)
+		return -1;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	else
+		return -1;
+	if (p < e && *p == '.') {
+		*isint = 0;
+		if (++p >= e || *p < '0' || *p > '9')
+			return -1;
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		*isint = 0;
+		if (++p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (p >= e || *p < '0' || *p > '9')
+			return -1;
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	}
+	*ret = s;
+	*len = (size_t)(p - s);
+	x->p = p;
+	return 0;
+}
+
+static int
+fx_literal(struct fx *x, const char *w, size_t n)
+{
+	if ((size_t)(x->end - x->p) < n || memcmp(x->p, w, n) != 0)
+		return -1;
+	x->p += n;
+	return 0;
+}
+
+enum { FX_SKIP, FX_TOP, FX_COMMAND, FX_CLASS, FX_PATTERNS, FX_PATTERN,
+    FX_BYPASS, FX_TECHS, FX_DECISION, FX_CORRECTION, FX_PERF, FX_PRIVACY,
+    FX_REDSTATS };
+
+static int	fx_value(struct fx *, int, int *);
+
+/* The value type at p, for the callers: '"', '{', '[', 'n', 'l' (other). */
+static int
+fx_kind(const struct fx *x)
+{
+	if (x->p >= x->end)
+		return 0;
+	switch (*x->p) {
+	case '"': case '{': case '[':
+		return *x->p;
+	case 'n':
+		return 'n';
+	default:
+		return 'l';
+	}
+}
+
+/* A string value of interest: escapes, non-strings and null as json-c. */
+static int
+fx_take_str(struct fx *x, struct fstr *ret)
+{
+	int	esc;
+
+	ret->s = NULL;
+	if (fx_kind(x) != '"')
+		return fx_value(x, FX_SKIP, NULL);
+	if (fx_string(x, ret, &esc) != 0 || esc)
+		return -1;
+	return 0;
+}
+
+/* An integer or double number of interest; null leaves it absent. */
+static int
+fx_take_num(struct fx *x, int dbl, int *has, double *d, int64_t *i)
+{
+	const char	*s;
+	char		 tmp[32];
+	size_t		 n;
+	int		 isint;
+
+	if (fx_kind(x) == 'n')
+		return fx_literal(x, "null", 4);
+	if (fx_number(x, &s, &n, &isint) != 0 || n >= sizeof tmp)
+		return -1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	if (isint) {
+		if (n - (*s == '-') > 18)
+			return -1;
+		if (dbl)
+			*d = (double)strtoll(tmp, NULL, 10);
+		else
+			*i = strtoll(tmp, NULL, 10);
+	} else {
+		if (!dbl)
+			return -1;
+		*d = strtod(tmp, NULL);
+		if (!isfinite(*d))
+			return -1;
+	}
+	*has = 1;
+	return 0;
+}
+
+/* One member of an object of kind ctx; the key is at k. */
+static int
+fx_member(struct fx *x, int ctx, const struct fstr *k, unsigned *seen)
+{
+	static const struct {
+		int		 ctx;
+		const char	*key;
+		int		 sub;	/* object kind of the value, or -1 */
+	} keys[] = {
+		{ FX_TOP, "command", FX_COMMAND },
+		{ FX_TOP, "classification", FX_CLASS },
+		{ FX_TOP, "userDecision", FX_DECISION },
+		{ FX_TOP, "performance", FX_PERF },
+		{ FX_TOP, "privacy", FX_PRIVACY },
+		{ FX_COMMAND, "command", -1 },
+		{ FX_CLASS, "riskLevel", -1 },
+		{ FX_CLASS, "patterns", FX_PATTERNS },
+		{ FX_CLASS, "bypassDetection", FX_BYPASS },
+		{ FX_PATTERN, "patternId", -1 },
+		{ FX_PATTERN, "matched", -1 },
+		{ FX_BYPASS, "techniques", FX_TECHS },
+		{ FX_DECISION, "action", -1 },
+		{ FX_DECISION, "correction", FX_CORRECTION },
+		{ FX_CORRECTION, "type", -1 },
+		{ FX_PERF, "totalTime", -1 },
+		{ FX_PRIVACY, "redactionStats", FX_REDSTATS },
+		{ FX_REDSTATS, "redactedCount", -1 },
+	};
+	size_t	i;
+	int	c;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (keys[i].ctx == ctx &&
+		    strncmp(keys[i].key, k->s, k->n) == 0 &&
+		    keys[i].key[k->n] == '\0')
+			break;
+	if (i == sizeof keys / sizeof keys[0])
+		return fx_value(x, FX_SKIP, NULL);
+	if (*seen & (1u << (i & 31)))
+		return -1;	/* a duplicate: json-c keeps the last */
+	*seen |= 1u << (i & 31);
+	c = fx_kind(x);
+	switch (ctx) {
+	case FX_COMMAND:
+		return fx_take_str(x, &x->cmd);
+	case FX_CLASS:
+		if (keys[i].sub == -1)
+			return fx_take_str(x, &x->risk);
+		break;
+	case FX_PATTERN:
+		/* Stored by fx_value(FX_PATTERN) through x->pat[npat]. */
+		if (keys[i].key[0] == 'p')
+			return fx_take_str(x, &x->pat[x->npat]);
+		if (c == 'n')
+			return fx_literal(x, "null", 4);
+		if (fx_literal(x, "true", 4) == 0)
+			return 0;
+		if (fx_literal(x, "false", 5) == 0) {
+			*seen |= 1u << 31;	/* not matched */
+			return 0;
+		}
+		return -1;
+	case FX_DECISION:
+		if (keys[i].sub == -1)
+			return fx_take_str(x, &x->action);
+		if (c == 'n')
+			return fx_literal(x, "null", 4);
+		x->corr = 1;
+		break;
+	case FX_CORRECTION:
+		return fx_take_str(x, &x->ctype);
+	case FX_PERF:
+		return fx_take_num(x, 1, &x->has_time, &x->time, NULL);
+	case FX_REDSTATS:
+		return fx_take_num(x, 0, &x->has_red, NULL, &x->red);
+	}
+	/* An object or array we look into, when it is one. */
+	if (keys[i].sub == FX_PATTERNS || keys[i].sub == FX_TECHS)
+		return fx_value(x, c == '[' ? keys[i].sub : FX_SKIP, NULL);
+	return fx_value(x, c == '{' ? keys[i].sub : FX_SKIP, NULL);
+}
+
+/*
+ * Validate and consume one value at p; ctx says what it is to the
+ * entry (FX_SKIP: nothing we read).
+ */
+static int
+fx_value(struct fx *x, int ctx, int *unused)
+{
+	struct fstr	 k, s;
+	const char	*num;
+	size_t		 n;
+	unsigned	 seen;
+	int		 esc, c, isint;
+
+	(void)unused;
+	if (x->p >= x->end)
+		return -1;
+	switch (*x->p) {
+	case '"':
+		return fx_string(x, &s, &esc);
+	case 't':
+		return fx_literal(x, "true", 4);
+	case 'f':
+		return fx_literal(x, "false", 5);
+	case 'n':
+		return fx_literal(x, "null", 4);
+	case '[':
+		if (++x->depth > FX_DEPTH)
+			return -1;
+		x->p++;
+		if (x->p < x->end && *x->p == ']') {
+			x->p++;
+			x->depth--;
+			return 0;
+		}
+		for (;;) {
+			if (ctx == FX_PATTERNS) {
+				if (x->npat == FX_MAX)
+					return -1;
+				if (fx_kind(x) == '{') {
+					x->pat[x->npat].s = NULL;
+					if (fx_value(x, FX_PATTERN, NULL) != 0)
+						return -1;
+				} else if (fx_value(x, FX_SKIP, NULL) != 0)
+					return -1;
+			} else if (ctx == FX_TECHS) {
+				if (x->ntech == FX_MAX)
+					return -1;
+				c = fx_kind(x);
+				if (c == 'n') {
+					if (fx_literal(x, "null", 4) != 0)
+						return -1;
+					x->tech[x->ntech].s = NULL;
+					x->tech[x->ntech++].n = 0;
+				} else if (c != '"' || fx_string(x,
+				    &x->tech[x->ntech++], &esc) != 0 || esc)
+					return -1;
+			} else if (fx_value(x, FX_SKIP, NULL) != 0)
+				return -1;
+			if (x->p >= x->end)
+				return -1;
+			if (*x->p == ']')
+				break;
+			if (*x->p++ != ',')
+				return -1;
+		}
+		x->p++;
+		x->depth--;
+		return 0;
+	case '{':
+		if (++x->depth > FX_DEPTH)
+			return -1;
+		x->p++;
+		seen = 0;
+		if (x->p < x->end && *x->p == '}') {
+			x->p++;
+			x->depth--;
+			goto done;
+		}
+		for (;;) {
+			if (fx_kind(x) != '"' || fx_string(x, &k, &esc) != 0)
+				return -1;
+			if (x->p >= x->end || *x->p++ != ':')
+				return -1;
+			if (ctx == FX_SKIP) {
+				if (fx_value(x, FX_SKIP, NULL) != 0)
+					return -1;
+			} else if (esc || fx_member(x, ctx, &k, &seen) != 0)
+				return -1;
+			if (x->p >= x->end)
+				return -1;
+			if (*x->p == '}')
+				break;
+			if (*x->p++ != ',')
+				return -1;
+		}
+		x->p++;
+		x->depth--;
+	done:
+		/* A pattern counts with its id, unless matched is false. */
+		if (ctx == FX_PATTERN && x->pat[x->npat].s != NULL &&
+		    !(seen & (1u << 31)))
+			x->npat++;
+		return 0;
+	default:
+		return fx_number(x, &num, &n, &isint);
+	}
+}
+
+/* Extract the fields of an entry line, or -1 for json-c to decide. */
+static int
+fx_parse(struct fx *x, const char *line, size_t len)
+{
+	memset(x, 0, offsetof(struct fx, pat));
+	x->npat = x->ntech = 0;
+	x->has_time = x->has_red = 0;
+	if (len < 2 || line[0] != '{' || memchr(line, '\0', len) != NULL)
+		return -1;
+	x->p = line;
+	x->end = line + len;
+	x->bs = memchr(line, '\\', len) != NULL;
+	if (fx_value(x, FX_TOP, NULL) != 0 || x->p != x->end)
+		return -1;
+	return 0;
+}
+
+static void
+bump_n(struct json_object *counts, const struct fstr *v)
+{
+	char	 small[256], *key;
+
+	if (v->s == NULL) {
+		bump(counts, NULL);
+		return;
+	}
+	key = v->n < sizeof small ? small : xmalloc(v->n + 1);
+	memcpy(key, v->s, v->n);
+	key[v->n] = '\0';
+	bump(counts, key);
+	if (key != small)
+		free(key);
+}
+
+/* agg_entry() for an extracted line, in the same order. */
+static void
+agg_fast(struct agg *a, const struct fx *x)
+{
+	struct fstr	cats[FX_MAX], c;
+	size_t		i, j, ncat = 0;
+
+	a->entries++;
+	bump_n(a->c[0], &x->risk);
+	bump_n(a->c[1], &x->cmd);
+	for (i = 0; i < x->npat; i++) {
+		c = x->pat[i];
+		for (j = 0; j < c.n && c.s[j] != ':' && c.s[j] != '.'; j++)
+			;
+		c.n = j < 63 ? j : 63;
+		for (j = 0; j < ncat; j++)
+			if (cats[j].n == c.n && memcmp(cats[j].s, c.s,
+			    c.n) == 0)
+				break;
+		if (j < ncat)
+			continue;
+		cats[ncat++] = c;
+		bump_n(a->c[2], &c);
+	}
+	if (ncat == 0)
+		bump(a->c[2], "none");
+	bump_n(a->c[3], &x->action);
+	if (x->corr)
+		bump_n(a->c[4], &x->ctype);
+	for (i = 0; i < x->ntech; i++)
+		bump_n(a->c[5], &x->tech[i]);
+	if (x->has_time) {
+		if (a->ntimes == a->atimes) {
+			a->atimes = a->atimes == 0 ? 256 : a->atimes * 2;
+			a->times = xreallocarray(a->times, a->atimes,
+			    sizeof *a->times);
+		}
+		a->times[a->ntimes++] = x->time;
+		a->sum += x->time;
+	}
+	if (x->has_red)
+		a->redacted += x->red;
+}
+
 struct aggset {
 	struct agg	*v;
 	size_t		 n;
 	struct agg	*cur[2];	/* the week and month of the file */
 	json_tokener	*tok;
 	struct lset	*skip;		/* lines already counted */
+	struct fx	 fx;		/* the fast path's scratch */
 };
 
 static int
@@ -889,6 +1359,12 @@ agg_line(void *arg, const char *line, size_t len)
 		return 1;
 	if (as->skip != NULL && lset_has(as->skip, line, len))
 		return 1;
+	if (fx_parse(&as->fx, line, len) == 0) {
+		for (i = 0; i < 2; i++)
+			if (as->cur[i] != NULL)
+				agg_fast(as->cur[i], &as->fx);
+		return 1;
+	}
 	json_tokener_reset(as->tok);
 	e = json_tokener_parse_ex(as->tok, line, (int)len);
 	if (e == NULL)
@@ -1036,7 +1512,7 @@ rotate_aggregate(const char *data, char (*days)[11], size_t ndays,
 {
 	static const char	*subs[2] = { "archive", "current" };
 	static const char	*sfx[2] = { ".ndjson.gz", ".ndjson" };
-	struct aggset		 as = { NULL, 0, { NULL, NULL }, NULL, NULL };
+	struct aggset		 as;
 	struct lset		 set;
 	struct agg		*a;
 	DIR			*dp;
@@ -1046,6 +1522,7 @@ rotate_aggregate(const char *data, char (*days)[11], size_t ndays,
 	size_t			 i, j;
 	int			 r = 0, written = 0;
 
+	memset(&as, 0, sizeof as);
 	for (i = 0; i < ndays; i++) {
 		periods(days[i], w, m, wf, wt, mf, mt);
 		a = agg_find(&as, w, 1);
