@@ -7,7 +7,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
 T=$(mktemp -d)
-trap 'kill $dpid 2>/dev/null; rm -rf "$T"' EXIT
+trap 'kill $dpid 2>/dev/null || true; rm -rf "$T"' EXIT
 cc -O2 -pthread -o "$T/sockbench" "$top/bench/sockbench.c"
 export DELIBERATE_HOME=$T/home DELIBERATE_SOCKET=$T/sock DELIBERATE_SHARE=$top HOME=$T
 mkfifo "$T/ready"

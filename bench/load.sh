@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
 T=$(mktemp -d)
-trap 'kill $dpid 2>/dev/null; rm -rf "$T"' EXIT
+trap 'kill $dpid 2>/dev/null || true; rm -rf "$T"' EXIT
 export DELIBERATE_HOME=$T/home DELIBERATE_SOCKET=$T/sock DELIBERATE_SHARE=$top HOME=$T
 mkfifo "$T/ready"
 "$BUILD/deliberated" --ready-fd 3 3>"$T/ready" 2>"$T/log" &
