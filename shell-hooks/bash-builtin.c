@@ -8,6 +8,9 @@
  *	deliberate_hook decision [-t MS] CHECKID ACTION MS [MODIFIED]
  *	deliberate_hook mark
  *	deliberate_hook line
+ *	deliberate_hook preexec
+ *	deliberate_hook arm [ENTRYID]
+ *	deliberate_hook precmd [STATUS]
  *
  * "check" sends one check request (docs/protocol.md) with the shell's
  * context and sets DELIBERATE_ACTION (allow, prompt, deny, or "down" when
@@ -22,16 +25,25 @@
  * called at each prompt, remembers the history count so that "line" can
  * tell whether the line being run reached the history list, and sets
  * DELIBERATE_LINE to it (or to readline's last line when it did not, as
- * with HISTCONTROL=ignorespace).
+ * with HISTCONTROL=ignorespace).  "preexec" is the DEBUG trap's whole
+ * per-line work in one call (line, check, moderate note, arming of the
+ * outcome); it returns 10 when the shell has to act (prompt, deny, daemon
+ * down).  "arm" arms the outcome of a line the shell let run after a
+ * prompt, and "precmd STATUS" sends the armed outcome fire-and-forget and
+ * then marks the history.  Every shell command costs microseconds, so the
+ * common path runs in here.
  *
  * The builtin is named deliberate_hook, not deliberate, so that it does not
  * shadow the deliberate command in the user's shell.  It links nothing but
- * the C library, never prints except for usage errors, and holds no fd
- * across calls.
+ * the C library and never prints except for usage errors.  It keeps one
+ * connection to the daemon open across calls (close-on-exec, so commands
+ * do not inherit it), which saves a connect and an accept per command;
+ * see dlb_connect() for when it is replaced.
  */
 #include <config.h>
 
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 
 #include <errno.h>
@@ -241,31 +253,109 @@ dlb_socket_path(char *out, size_t len)
 }
 
 /*
- * Send msg and, unless reply is NULL, read one reply line into it, all
- * within deadline (monotonic ms).  Returns 0 or -1.
+ * The connection kept across calls.  It is replaced when it is older than
+ * the daemon's idle limit allows (DLB_IDLE_MS, below the daemon's 120 s,
+ * so the daemon never closes it while a message is in flight), when the
+ * socket path changed, in a forked subshell (which must not share the
+ * parent's stream), and after any failed or timed-out exchange (so a late
+ * reply can never be read as the answer to the next request).
  */
-static int
-dlb_exchange(const struct dlb_buf *msg, struct dlb_buf *reply,
-    long long deadline)
+#define DLB_IDLE_MS	(60 * 1000)
+
+static int		 dlb_fd = -1;
+static pid_t		 dlb_fd_pid;
+static long long	 dlb_fd_used;
+static char		 dlb_fd_path[sizeof ((struct sockaddr_un *)0)->sun_path];
+
+static void
+dlb_disconnect(void)
 {
-	struct sockaddr_un	 sun;
-	struct pollfd		 pfd;
-	size_t			 off = 0;
-	ssize_t			 n;
-	long long		 left;
-	char			 tmp[4096], *nl;
-	int			 fd, r = -1;
+	if (dlb_fd >= 0)
+		close(dlb_fd);
+	dlb_fd = -1;
+}
+
+/* The open connection, or a new one; *fresh says which.  -1 on error. */
+static int
+dlb_connect(int *fresh)
+{
+	struct sockaddr_un	sun;
 
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
-	if (dlb_socket_path(sun.sun_path, sizeof sun.sun_path) != 0)
+	if (dlb_socket_path(sun.sun_path, sizeof sun.sun_path) != 0) {
+		dlb_disconnect();
 		return -1;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
+	}
+	*fresh = 0;
+	if (dlb_fd >= 0 && dlb_fd_pid == getpid() &&
+	    dlb_mono_ms() - dlb_fd_used < DLB_IDLE_MS &&
+	    strcmp(dlb_fd_path, sun.sun_path) == 0)
+		return dlb_fd;
+	dlb_disconnect();
+	*fresh = 1;
+	dlb_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (dlb_fd < 0)
 		return -1;
 	/* EAGAIN: the backlog is full, the daemon is stuck; fail open. */
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0)
-		goto out;
+	if (connect(dlb_fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+		dlb_disconnect();
+		return -1;
+	}
+	dlb_fd_pid = getpid();
+	memcpy(dlb_fd_path, sun.sun_path, sizeof dlb_fd_path);
+	return dlb_fd;
+}
+
+/*
+ * Whether a kept connection is still good before a request that wants a
+ * reply: nothing unread on it (a reply nobody waited for) and no EOF.
+ */
+static int
+dlb_idle_ok(int fd)
+{
+	char	tmp[512];
+	ssize_t	n;
+
+	for (;;) {
+		n = recv(fd, tmp, sizeof tmp, MSG_DONTWAIT);
+		if (n > 0)
+			continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+	}
+}
+
+/* Whether reply line p is the answer to request seq. */
+static int
+dlb_has_seq(const char *p, unsigned long seq)
+{
+	char	key[32];
+	size_t	len;
+
+	len = (size_t)snprintf(key, sizeof key, "\"seq\":%lu", seq);
+	while ((p = strstr(p, key)) != NULL) {
+		p += len;
+		if (*p == ',' || *p == '}')
+			return 1;
+	}
+	return 0;
+}
+
+/* One attempt of dlb_exchange() on fd.  Returns 0, -1, or -2 to retry. */
+static int
+dlb_exchange1(int fd, int fresh, const struct dlb_buf *msg,
+    struct dlb_buf *reply, unsigned long seq, long long deadline)
+{
+	struct pollfd	 pfd;
+	size_t		 off = 0;
+	ssize_t		 n;
+	long long	 left;
+	char		 tmp[4096], *nl;
+
+	if (!fresh && reply != NULL && !dlb_idle_ok(fd))
+		return -2;
 	pfd.fd = fd;
 	while (off < msg->len) {
 		n = send(fd, msg->p + off, msg->len - off, MSG_NOSIGNAL);
@@ -273,43 +363,93 @@ dlb_exchange(const struct dlb_buf *msg, struct dlb_buf *reply,
 			off += (size_t)n;
 			continue;
 		}
+		/* The daemon went away since the last call: reconnect. */
+		if (n < 0 && off == 0 && !fresh && (errno == EPIPE ||
+		    errno == ECONNRESET || errno == ENOTCONN))
+			return -2;
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
-			goto out;
+			return -1;
 		if ((left = deadline - dlb_mono_ms()) <= 0)
-			goto out;
+			return -1;
 		pfd.events = POLLOUT;
 		if (poll(&pfd, 1, (int)left) <= 0 && errno != EINTR)
-			goto out;
+			return -1;
 	}
-	if (reply == NULL) {
-		r = 0;
-		goto out;
-	}
+	if (reply == NULL)
+		return 0;
 	for (;;) {
 		n = recv(fd, tmp, sizeof tmp, 0);
 		if (n > 0) {
 			dlb_addn(reply, tmp, (size_t)n);
 			if (reply->oom || reply->len > DLB_MAX_REPLY)
-				goto out;
-			if ((nl = memchr(reply->p, '\n', reply->len)) != NULL) {
+				return -1;
+			/* Lines without our seq are late replies: skip. */
+			while ((nl = memchr(reply->p, '\n', reply->len)) !=
+			    NULL) {
 				*nl = '\0';
-				reply->len = (size_t)(nl - reply->p);
-				r = 0;
-				goto out;
+				if (dlb_has_seq(reply->p, seq)) {
+					reply->len = (size_t)(nl - reply->p);
+					return 0;
+				}
+				reply->len -= (size_t)(nl + 1 - reply->p);
+				memmove(reply->p, nl + 1, reply->len);
 			}
 			continue;
 		}
 		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			goto out;
+			return -1;
 		if ((left = deadline - dlb_mono_ms()) <= 0)
-			goto out;
+			return -1;
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
-			goto out;
+			return -1;
 	}
+}
+
+/*
+ * Send msg and, unless reply is NULL, read one reply line into it, all
+ * within deadline (monotonic ms), on the kept connection.  Returns 0 or -1.
+ */
+static int
+dlb_exchange(const struct dlb_buf *msg, struct dlb_buf *reply,
+    long long deadline)
+{
+	static unsigned long	 seq;
+	struct dlb_buf		 sm = { NULL, 0, 0, 0 };
+	char			 num[32];
+	int			 fd, fresh, r = -1;
+
+	/* A request that wants a reply carries a seq, echoed in it. */
+	if (reply != NULL) {
+		if (msg->len < 2 || msg->p[0] != '{')
+			return -1;
+		snprintf(num, sizeof num, "{\"seq\":%lu,", ++seq);
+		dlb_adds(&sm, num);
+		dlb_addn(&sm, msg->p + 1, msg->len - 1);
+		if (sm.oom)
+			goto out;
+		msg = &sm;
+	}
+	if ((fd = dlb_connect(&fresh)) < 0)
+		goto out;
+	r = dlb_exchange1(fd, fresh, msg, reply, seq, deadline);
+	if (r == -2) {
+		dlb_disconnect();
+		if (reply != NULL)
+			reply->len = 0;
+		if ((fd = dlb_connect(&fresh)) < 0) {
+			r = -1;
+			goto out;
+		}
+		r = dlb_exchange1(fd, fresh, msg, reply, seq, deadline);
+	}
+	if (r != 0)
+		dlb_disconnect();
+	else
+		dlb_fd_used = dlb_mono_ms();
 out:
-	close(fd);
-	return r;
+	free(sm.p);
+	return r == 0 ? 0 : -1;
 }
 
 /*
@@ -551,9 +691,186 @@ dlb_cmd_type(const char *word)
 }
 
 /*
+ * The trigger words: the daemon writes, next to its socket, every word
+ * that can make a line anything but safe (the commands of its risk rules,
+ * wrappers, interpreters, learned overrides; risk-rules/README.md).  A
+ * line of plain word characters that holds none of them cannot be judged
+ * dangerous or moderate, so it is recorded without waiting.  The file is
+ * read again when it changes; without it only the built-in list below is
+ * fast.
+ */
+#define DLB_TRIG_MAX	(256 * 1024)
+
+static char		*dlb_trig_text;		/* the file, words split */
+static const char	**dlb_trig;		/* sorted words */
+static size_t		 dlb_ntrig;
+static const char	**dlb_trigpre;		/* prefixes ("mkfs" of mkfs*) */
+static size_t		 dlb_ntrigpre;
+static struct timespec	 dlb_trig_mtime;
+static ino_t		 dlb_trig_ino;
+static long long	 dlb_trig_checked = -1;
+
+static int
+dlb_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void
+dlb_trig_clear(void)
+{
+	free(dlb_trig_text);
+	free(dlb_trig);
+	free(dlb_trigpre);
+	dlb_trig_text = NULL;
+	dlb_trig = dlb_trigpre = NULL;
+	dlb_ntrig = dlb_ntrigpre = 0;
+}
+
+/* Parse "deliberate-triggers-v1 w1 w2 pre* ...".  0 or -1. */
+static int
+dlb_trig_parse(char *text)
+{
+	size_t	 n = 0, i;
+	char	*p, *w, *save = NULL;
+
+	for (p = text; *p != '\0'; p++) {
+		if (*p == ' ' || *p == '\n')
+			n++;
+	}
+	dlb_trig = calloc(n + 1, sizeof *dlb_trig);
+	dlb_trigpre = calloc(n + 1, sizeof *dlb_trigpre);
+	if (dlb_trig == NULL || dlb_trigpre == NULL)
+		return -1;
+	w = strtok_r(text, " \n", &save);
+	if (w == NULL || strcmp(w, "deliberate-triggers-v1") != 0)
+		return -1;
+	while ((w = strtok_r(NULL, " \n", &save)) != NULL) {
+		i = strlen(w);
+		if (i > 1 && w[i - 1] == '*') {
+			w[i - 1] = '\0';
+			dlb_trigpre[dlb_ntrigpre++] = w;
+		} else
+			dlb_trig[dlb_ntrig++] = w;
+	}
+	qsort(dlb_trig, dlb_ntrig, sizeof *dlb_trig, dlb_strcmp);
+	return 0;
+}
+
+/* The trigger file of the socket's directory, if it changed; 1 if known. */
+static int
+dlb_trig_load(void)
+{
+	struct stat	 st;
+	char		 path[sizeof ((struct sockaddr_un *)0)->sun_path + 16];
+	char		*slash, *text;
+	ssize_t		 n;
+	long long	 now = dlb_mono_ms();
+	int		 fd;
+
+	/* At most one stat a second. */
+	if (dlb_trig_checked >= 0 && now - dlb_trig_checked < 1000)
+		return dlb_trig_text != NULL;
+	dlb_trig_checked = now;
+	if (dlb_socket_path(path, sizeof path - 16) != 0 ||
+	    (slash = strrchr(path, '/')) == NULL)
+		goto gone;
+	strcpy(slash + 1, "triggers");
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_size <= 0 ||
+	    st.st_size > DLB_TRIG_MAX)
+		goto gone;
+	if (dlb_trig_text != NULL && st.st_ino == dlb_trig_ino &&
+	    st.st_mtim.tv_sec == dlb_trig_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == dlb_trig_mtime.tv_nsec)
+		return 1;
+	dlb_trig_clear();
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		goto gone;
+	if ((text = malloc((size_t)st.st_size + 1)) == NULL) {
+		close(fd);
+		goto gone;
+	}
+	n = read(fd, text, (size_t)st.st_size);
+	close(fd);
+	if (n != st.st_size) {
+		free(text);
+		goto gone;
+	}
+	text[n] = '\0';
+	dlb_trig_text = text;
+	if (dlb_trig_parse(text) != 0)
+		goto gone;
+	dlb_trig_mtime = st.st_mtim;
+	dlb_trig_ino = st.st_ino;
+	return 1;
+gone:
+	dlb_trig_clear();
+	return 0;
+}
+
+static const char *dlb_cmd_type(const char *);
+
+/*
+ * Whether line holds only plain word characters (no quoting, expansion,
+ * assignment, redirection or operator) and none of the trigger words
+ * (each word's basename; prefixes), and its first word is not an alias
+ * or a function.  The same test as classify_trigger_free() in
+ * common/classify.c and the zsh hook's.
+ */
+static int
+dlb_trigger_free(const char *line)
+{
+	const char	*p, *q, *base, *key;
+	const char	*ct;
+	char		 w[256];
+	size_t		 len, i;
+	int		 first = 1;
+
+	if (!dlb_trig_load())
+		return 0;
+	for (p = line; *p != '\0'; p++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789 _./:,@%+-", *p) == NULL)
+			return 0;
+	}
+	for (p = line; *p != '\0'; p = q) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		for (q = p; *q != '\0' && *q != ' '; q++)
+			;
+		if ((len = (size_t)(q - p)) >= sizeof w)
+			return 0;
+		memcpy(w, p, len);
+		w[len] = '\0';
+		if (first) {
+			first = 0;
+			ct = dlb_cmd_type(w);
+			if (ct == NULL || strcmp(ct, "alias") == 0 ||
+			    strcmp(ct, "function") == 0)
+				return 0;
+		}
+		base = (base = strrchr(w, '/')) != NULL ? base + 1 : w;
+		key = base;
+		if (bsearch(&key, dlb_trig, dlb_ntrig, sizeof *dlb_trig,
+		    dlb_strcmp) != NULL)
+			return 0;
+		for (i = 0; i < dlb_ntrigpre; i++) {
+			if (strncmp(base, dlb_trigpre[i],
+			    strlen(dlb_trigpre[i])) == 0)
+				return 0;
+		}
+	}
+	return !first;
+}
+
+/*
  * Whether line is an obviously read-only command that may be recorded
  * without waiting for a verdict: one of a few commands, only plain
- * word characters, no shell operators, no redirection, no expansion.
+ * word characters, no shell operators, no redirection, no expansion; or
+ * a line free of trigger words (above).
  */
 static int
 dlb_fast_path(const char *line)
@@ -585,6 +902,10 @@ dlb_fast_path(const char *line)
 			return 0;
 	}
 	dlb_first_word(line, w, sizeof w);
+	/* An alias or a function can be anything. */
+	if ((v = dlb_cmd_type(w)) == NULL || strcmp(v, "alias") == 0 ||
+	    strcmp(v, "function") == 0)
+		return 0;
 	for (i = 0; safe[i] != NULL; i++) {
 		if (strcmp(w, safe[i]) == 0)
 			return 1;
@@ -598,7 +919,7 @@ dlb_fast_path(const char *line)
 			    strstr(line, " .") == NULL;
 	}
 	if (strcmp(w, "git") != 0)
-		return 0;
+		return dlb_trigger_free(line);
 	p = strstr(line, "git") + 3;
 	dlb_first_word(p, w2, sizeof w2);
 	/* "git branch" only lists; any option might delete or rename. */
@@ -608,7 +929,7 @@ dlb_fast_path(const char *line)
 		if (strcmp(w2, git_safe[i]) == 0 && strstr(p, "output") == NULL)
 			return 1;
 	}
-	return 0;
+	return dlb_trigger_free(line);
 }
 
 /* The common command fields of an event or check request. */
@@ -671,13 +992,12 @@ dlb_budget(int opt_ms)
 static char dlb_check_opts[] = "erft:";
 static char dlb_decision_opts[] = "t:";
 
+static int	dlb_check_line(const char *, int, int, int, int);
+
 static int
 dlb_check(WORD_LIST *list)
 {
-	struct dlb_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
-	const char	*line;
-	long long	 t0 = dlb_mono_ms();
-	int		 opt, record = 0, fast = 0, ran = 0, ms = 0, r;
+	int	opt, record = 0, fast = 0, ran = 0, ms = 0;
 
 	reset_internal_getopt();
 	while ((opt = internal_getopt(list, dlb_check_opts)) != -1) {
@@ -705,7 +1025,21 @@ dlb_check(WORD_LIST *list)
 		builtin_usage();
 		return EX_USAGE;
 	}
-	line = list->word->word;
+	return dlb_check_line(list->word->word, record, fast, ran, ms);
+}
+
+/*
+ * Check line (see "check" above); the verdict goes to the DELIBERATE_*
+ * variables.  Returns 0, 1 for an error reply, 3 when the daemon did not
+ * answer.
+ */
+static int
+dlb_check_line(const char *line, int record, int fast, int ran, int ms)
+{
+	struct dlb_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
+	long long	 t0 = dlb_mono_ms();
+	int		 r;
+
 	if (strlen(line) > DLB_MAX_LINE) {
 		dlb_reset_vars("allow");
 		dlb_set("DELIBERATE_ERROR", "line too long to check");
@@ -824,7 +1158,7 @@ dlb_annotate(WORD_LIST *list)
 	struct dlb_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
 	const char	*kind, *id, *a, *b = NULL, *v, *p;
 	long long	 t0 = dlb_mono_ms();
-	int		 r;
+	int		 r, outcome;
 
 	if (list == NULL || list->next == NULL || list->next->next == NULL) {
 		builtin_usage();
@@ -871,17 +1205,129 @@ dlb_annotate(WORD_LIST *list)
 		free(msg.p);
 		return EX_USAGE;
 	}
+	/* An outcome goes fire-and-forget: the prompt never waits. */
+	outcome = strcmp(kind, "outcome") == 0;
+	if (outcome)
+		dlb_adds(&msg, ",\"ack\":false");
 	dlb_adds(&msg, "}\n");
-	r = msg.oom ? -1 : dlb_exchange(&msg, &rep, t0 + dlb_budget(0));
+	r = msg.oom ? -1 : dlb_exchange(&msg, outcome ? NULL : &rep,
+	    t0 + dlb_budget(0));
 	free(msg.p);
 	if (r != 0) {
 		free(rep.p);
 		return 3;
 	}
+	if (outcome)
+		return EXECUTION_SUCCESS;
 	r = (rep.p != NULL && strstr(rep.p, "\"ok\":true") != NULL) ?
 	    EXECUTION_SUCCESS : EXECUTION_FAILURE;
 	free(rep.p);
 	return r;
+}
+
+/*
+ * The line about to run, recorded: its outcome (exit status, duration) is
+ * sent at the next prompt.  eid "-" is the session's last entry.
+ */
+static int		 dlb_armed;
+static char		 dlb_eid[64];
+static long long	 dlb_t0;
+
+static void
+dlb_arm(const char *eid)
+{
+	dlb_armed = 1;
+	snprintf(dlb_eid, sizeof dlb_eid, "%s",
+	    eid != NULL && *eid != '\0' ? eid : "-");
+	dlb_t0 = dlb_mono_ms();
+}
+
+static int	dlb_line(void);
+static int	dlb_total(void);
+
+/*
+ * The whole per-line work of the DEBUG trap, in one call: read the line,
+ * check it (fast path or verdict), print the moderate note, and arm its
+ * outcome.  Returns 0 when the line may run and nothing is left to do,
+ * 10 when the shell must act on DELIBERATE_ACTION (prompt, deny, down),
+ * with the line in DELIBERATE_LINE.
+ */
+static int
+dlb_preexec(void)
+{
+	const char	*v, *risk, *note, *msg;
+	char		*line;
+	int		 record, r;
+
+	dlb_line();
+	if ((v = dlb_var("DELIBERATE_LINE")) == NULL ||
+	    v[strspn(v, " \t\n")] == '\0')
+		return EXECUTION_SUCCESS;
+	/* A bash variable may move when the builtin sets others. */
+	if ((line = strdup(v)) == NULL)
+		return EXECUTION_SUCCESS;
+	/* A line typed with a leading space is checked, never recorded. */
+	record = !(*line == ' ' || *line == '\t' || *line == '\n');
+	r = dlb_check_line(line, record, 1, 0, 0);
+	free(line);
+	v = dlb_var("DELIBERATE_ACTION");
+	if (r == 3 || v == NULL || strcmp(v, "prompt") == 0 ||
+	    strcmp(v, "deny") == 0 || strcmp(v, "down") == 0 || *v == '\0')
+		return 10;
+	risk = dlb_var("DELIBERATE_RISK");
+	note = dlb_var("DELIBERATE_NOTE");
+	if (risk != NULL && strcmp(risk, "moderate") == 0 && note != NULL &&
+	    strcmp(note, "true") == 0) {
+		if ((msg = dlb_var("DELIBERATE_DESC")) == NULL || *msg == '\0')
+			msg = dlb_var("DELIBERATE_RULE");
+		fprintf(stderr, "deliberate: moderate risk: %s\n",
+		    msg != NULL ? msg : "");
+		fflush(stderr);
+	}
+	if (record)
+		dlb_arm(dlb_var("DELIBERATE_ENTRY_ID"));
+	return EXECUTION_SUCCESS;
+}
+
+/* At the prompt: the armed line's outcome, then the history mark. */
+static int
+dlb_precmd(WORD_LIST *list)
+{
+	struct dlb_buf	 msg = { NULL, 0, 0, 0 };
+	const char	*v;
+	char		 num[64];
+	long long	 t0 = dlb_mono_ms();
+	int		 status = 0;
+
+	if (list != NULL) {
+		for (v = list->word->word; *v >= '0' && *v <= '9'; v++)
+			;
+		if (*list->word->word == '\0' || *v != '\0') {
+			builtin_error("exit status must be a number: %s",
+			    list->word->word);
+			return EX_USAGE;
+		}
+		status = atoi(list->word->word) & 255;
+	}
+	if (dlb_armed) {
+		dlb_armed = 0;
+		dlb_adds(&msg, "{\"v\":1,\"type\":\"annotate\","
+		    "\"kind\":\"outcome\",\"ack\":false");
+		if (strcmp(dlb_eid, "-") == 0) {
+			dlb_adds(&msg, ",\"last\":true");
+			if ((v = dlb_var("DELIBERATE_SESSION")) != NULL)
+				dlb_addkv(&msg, "session", v);
+		} else
+			dlb_addkv(&msg, "entryId", dlb_eid);
+		snprintf(num, sizeof num, ",\"exitStatus\":%d,"
+		    "\"durationMs\":%lld}\n", status, t0 - dlb_t0);
+		dlb_adds(&msg, num);
+		if (!msg.oom)
+			dlb_exchange(&msg, NULL, t0 + dlb_budget(0));
+		free(msg.p);
+	}
+	dlb_marked = dlb_total();
+	return EXECUTION_SUCCESS;
 }
 
 static int
@@ -929,6 +1375,14 @@ deliberate_hook_builtin(WORD_LIST *list)
 	}
 	if (strcmp(verb, "line") == 0)
 		return dlb_line();
+	if (strcmp(verb, "preexec") == 0)
+		return dlb_preexec();
+	if (strcmp(verb, "precmd") == 0)
+		return dlb_precmd(list->next);
+	if (strcmp(verb, "arm") == 0) {
+		dlb_arm(list->next != NULL ? list->next->word->word : "-");
+		return EXECUTION_SUCCESS;
+	}
 	builtin_usage();
 	return EX_USAGE;
 }
@@ -942,7 +1396,8 @@ static char dlb_doc4[] =
     "decision CHECKID ACTION MS [MODIFIED]: send the user's answer.";
 static char dlb_doc5[] = "mark: remember the history count at the prompt; "
     "annotate outcome|correction ID|- ARGS: annotate an entry.";
-static char dlb_doc6[] = "line: set DELIBERATE_LINE to the line being run.";
+static char dlb_doc6[] = "line: set DELIBERATE_LINE to the line being run; "
+    "preexec: line + check + arm (10: the shell acts); arm ID; precmd STATUS.";
 static char dlb_doc7[] =
     "Exit status: 0 ok, 1 error reply, 2 usage, 3 daemon unreachable.";
 static char *deliberate_hook_doc[] = {
@@ -957,6 +1412,7 @@ struct builtin deliberate_hook_struct = {
 	deliberate_hook_builtin,
 	BUILTIN_ENABLED,
 	deliberate_hook_doc,
-	"deliberate_hook check|decision|annotate|mark|line [ARGS]",
+	"deliberate_hook check|decision|annotate|mark|line|preexec|arm|precmd "
+	    "[ARGS]",
 	0
 };

@@ -29,9 +29,6 @@ __dlb_armed=0
 __dlb_e=
 __dlb_prev_debug=
 __dlb_ps0='${__dlb_e:0:$((__dlb_armed=1,0))}'
-__dlb_out=0
-__dlb_t0=
-__dlb_eid=
 # Exported, so "deliberate feedback --last" run from this shell finds its
 # last entry.
 export DELIBERATE_SESSION="bash-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
@@ -218,8 +215,14 @@ __deliberate_run_edited() {
 
 # Decide about one line.  Returns 0 to run it, non-zero to refuse.
 __deliberate_judge() {
+	__deliberate_ask "$1" "$2"
+	__deliberate_act "$1" "$2"
+}
+
+# Act on the verdict for line $1 (flags $2) in DELIBERATE_ACTION and
+# friends.  Returns 0 to run it, non-zero to refuse.
+__deliberate_act() {
 	local line=$1 flags=$2
-	__deliberate_ask "$line" "$flags"
 	case ${DELIBERATE_ACTION-} in
 	down|'')
 		__deliberate_warn_down
@@ -249,21 +252,29 @@ __deliberate_judge() {
 	esac
 }
 
-# Called from the DEBUG trap on the first command of an armed line.
+# Called from the DEBUG trap on the first command of an armed line.  With
+# the builtin, "deliberate_hook preexec" has done the common case (read the
+# line, check it, note, arm the outcome) in one call and returned 10: this
+# only acts on a prompt, a refusal or a daemon that is down.  Without it,
+# the line is checked here through the CLI.
 __deliberate_preexec() {
 	local line flags=-r
-	__deliberate_line
-	line=${DELIBERATE_LINE-}
-	[[ -n ${line//[[:space:]]/} ]] || return 0
+	if (( __dlb_builtin )); then
+		line=${DELIBERATE_LINE-}
+	else
+		__deliberate_line
+		line=${DELIBERATE_LINE-}
+		[[ -n ${line//[[:space:]]/} ]] || return 0
+		__deliberate_ask "$line" -r
+	fi
 	# Privacy: a line typed with a leading space is checked but never
 	# recorded, whatever HISTCONTROL says.
 	[[ $line == [[:space:]]* ]] && flags=
-	__deliberate_judge "$line" "$flags" || return 1
+	__deliberate_act "$line" "$flags" || return 1
 	# Recorded: the prompt reports its outcome.
-	if [[ -n $flags && ${DELIBERATE_ACTION-} != down ]]; then
-		__dlb_out=1
-		__dlb_eid=${DELIBERATE_ENTRY_ID:--}
-		__dlb_t0=$EPOCHREALTIME
+	if [[ -n $flags && ${DELIBERATE_ACTION-} != down ]] &&
+	    (( __dlb_builtin )); then
+		deliberate_hook arm "${DELIBERATE_ENTRY_ID:--}"
 	fi
 	return 0
 }
@@ -279,7 +290,9 @@ __deliberate_debug() {
 	if [[ $__dlb_armed == 1 && $BASH_COMMAND != __deliberate_precmd* ]]
 	then
 		__dlb_armed=0
-		if ! __deliberate_preexec; then
+		# The common case is the builtin's alone (see preexec below).
+		if ! { (( __dlb_builtin )) && deliberate_hook preexec; } &&
+		    ! __deliberate_preexec; then
 			# Abandon the whole line, in a subshell too.
 			[[ $BASHPID != "$$" ]] && kill -INT "$$"
 			kill -INT "$BASHPID"
@@ -290,15 +303,10 @@ __deliberate_debug() {
 	return $__dlb_r
 }
 
+# At each prompt: the outcome of the line that ran (exit status and
+# duration, sent by the builtin), and the history mark.
 __deliberate_precmd() {
 	local __dlb_st=$?
-	if (( __dlb_out )); then
-		# The outcome of the line that ran: exit status and duration.
-		__dlb_out=0
-		__deliberate_ms "$__dlb_t0"
-		(( __dlb_builtin )) && deliberate_hook annotate outcome \
-		    "$__dlb_eid" "$__dlb_st" "$__dlb_ms"
-	fi
 	if [[ $__dlb_armed == 1 ]]; then
 		# The line fired no DEBUG trap (a function definition).
 		__dlb_armed=0
@@ -309,7 +317,7 @@ __deliberate_precmd() {
 			[[ $DELIBERATE_ACTION == down ]] && __deliberate_warn_down
 		fi
 	fi
-	(( __dlb_builtin )) && deliberate_hook mark
+	(( __dlb_builtin )) && deliberate_hook precmd "$__dlb_st"
 	# Another tool may have replaced PS0 since.
 	[[ ${PS0-} == *"$__dlb_ps0"* ]] || PS0=${PS0-}$__dlb_ps0
 	return $__dlb_st

@@ -6,9 +6,9 @@
 # Mechanism: accept-line is wrapped (the existing widget, built-in or a
 # plugin's, is kept under __deliberate_orig_accept_line and called).  When
 # Enter completes a command, the whole line ($PREBUFFER$BUFFER) is checked
-# by the daemon before zsh runs it, over zsh/net/socket (no fork; the fd is
-# closed after each message).  A refused line never reaches preexec; it is
-# left in the history.  See README.md here.
+# by the daemon before zsh runs it, over zsh/net/socket (no fork; one
+# connection is kept open, see __deliberate_send).  A refused line never
+# reaches preexec; it is left in the history.  See README.md here.
 
 # Nothing at all in non-interactive shells and scripts.
 [[ -o interactive ]] || return 0
@@ -34,6 +34,14 @@ typeset -g __dlb_edit_id= __dlb_edit_t0=
 # The outcome of the line being run: pending flag, entry id, start time.
 typeset -g __dlb_out=0 __dlb_eid= __dlb_t0= __dlb_t0check=0
 zmodload zsh/net/socket 2>/dev/null && __dlb_zsocket=1
+# The kept connection: fd, socket path, last use; the last request's seq.
+typeset -g __dlb_fd= __dlb_fd_path= __dlb_fd_t=0 __dlb_seq=0 __dlb_sys=0
+zmodload zsh/system 2>/dev/null && __dlb_sys=1
+# The trigger words the daemon publishes next to its socket (see
+# __deliberate_triggers): words, prefix pattern, file identity, last look.
+typeset -ga __dlb_trigs
+typeset -g __dlb_trigpat='(|)' __dlb_trig_id= __dlb_trig_t=0 __dlb_stat=0
+zmodload -F zsh/stat b:zstat 2>/dev/null && __dlb_stat=1
 # Exported, so "deliberate feedback --last" run from this shell finds its
 # last entry.
 typeset -gx DELIBERATE_SESSION="zsh-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
@@ -141,26 +149,125 @@ __deliberate_sockpath() {
 	fi
 }
 
-# Send one message ($1); with $2 = 1 read one reply line into __dlb_rep.
-# Returns 3 when the daemon does not answer in time.  The fd is closed
-# after each message (children would inherit it otherwise).
+# Send one message ($1, a JSON object); with $2 = 1 wait for its reply
+# (the line that echoes our seq) into __dlb_rep.  Returns 3 when the daemon
+# is not there or does not answer in time.
+#
+# One connection is kept for the session: a connect per command costs more
+# than all the rest of the hook.  zsh cannot mark the fd close-on-exec, so
+# commands inherit it; the daemon expects no EOF from it, and the hook is
+# the only writer.  It is replaced when it is idle for 60 s (the daemon
+# closes connections idle for 120 s), when the socket path changes, when a
+# write fails (the daemon restarted: one retry on a new connection), and
+# after a reply that did not come in time (so that a late reply is never
+# taken for the next one; replies carry the request's seq anyway).
 __deliberate_send() {
 	emulate -L zsh
-	local fd rc=0
+	setopt localtraps
+	# A daemon gone since the last write: EPIPE, not a dead shell.
+	trap '' PIPE
+	local msg=$1 p buf= line
+	integer try fresh rc
+	float end
 	__dlb_rep=
-	__deliberate_sockpath
-	[[ -S $REPLY ]] || return 3
-	zsocket $REPLY 2>/dev/null || return 3
-	fd=$REPLY
-	if ! print -r -u $fd -- "$1" 2>/dev/null; then
-		rc=3
-	elif [[ $2 == 1 ]] && ! read -r \
-	    -t $(( ${DELIBERATE_HOOK_TIMEOUT_MS:-90} / 1000.0 )) \
-	    -u $fd __dlb_rep; then
-		rc=3
+	if [[ -n ${DELIBERATE_SOCKET-} ]]; then
+		p=$DELIBERATE_SOCKET
+	elif [[ -n ${XDG_RUNTIME_DIR-} ]]; then
+		p=$XDG_RUNTIME_DIR/deliberate/sock
+	elif [[ -n ${DELIBERATE_HOME-} ]]; then
+		p=$DELIBERATE_HOME/run/sock
+	else
+		p=$HOME/.deliberate/run/sock
 	fi
-	exec {fd}>&-
-	return $rc
+	if [[ $2 == 1 ]]; then
+		(( ++__dlb_seq ))
+		msg="{\"seq\":$__dlb_seq,${msg#\{}"
+	fi
+	for try in 1 2; do
+		fresh=0
+		if [[ -z $__dlb_fd || $p != "$__dlb_fd_path" ]] ||
+		    (( EPOCHREALTIME - __dlb_fd_t > 60 )); then
+			__deliberate_close
+			[[ -S $p ]] || return 3
+			zsocket $p 2>/dev/null || return 3
+			__dlb_fd=$REPLY __dlb_fd_path=$p fresh=1
+		elif [[ $2 == 1 ]] && (( __dlb_sys )); then
+			# Unread bytes: a reply nobody waited for.  EOF: gone.
+			while sysread -t 0 -i $__dlb_fd -s 4096 buf; do :; done
+			if (( $? == 5 )); then
+				__deliberate_close
+				continue
+			fi
+			buf=
+		fi
+		print -r -u $__dlb_fd -- "$msg" 2>/dev/null && break
+		__deliberate_close
+		(( fresh )) && return 3
+	done
+	[[ -n $__dlb_fd ]] || return 3
+	__dlb_fd_t=$EPOCHREALTIME
+	[[ $2 == 1 ]] || return 0
+	(( end = EPOCHREALTIME + ${DELIBERATE_HOOK_TIMEOUT_MS:-90} / 1000.0 ))
+	while (( EPOCHREALTIME < end )); do
+		if (( __dlb_sys )); then
+			sysread -t $(( end - EPOCHREALTIME )) -i $__dlb_fd \
+			    -s 65536 line || break
+			buf+=$line
+		else
+			read -r -t $(( end - EPOCHREALTIME )) -u $__dlb_fd line ||
+			    break
+			buf+=$line$'\n'
+		fi
+		while [[ $buf == *$'\n'* ]]; do
+			line=${buf%%$'\n'*}
+			buf=${buf#*$'\n'}
+			if [[ $line == *\"seq\":${__dlb_seq}[,\}]* ]]; then
+				__dlb_rep=$line
+				return 0
+			fi
+		done
+	done
+	__deliberate_close
+	return 3
+}
+
+# Read the trigger file (risk-rules/README.md, "Trigger words") when it
+# changed: every word that can make a line anything but safe.  A line of
+# plain word characters without any of them is recorded fire-and-forget.
+# Looked at every few seconds at most; without it, or without zsh/stat,
+# only the built-in fast-path list applies.
+__deliberate_triggers() {
+	emulate -L zsh
+	local f=${__dlb_fd_path:-$DELIBERATE_SOCKET}
+	local -a st w
+	__dlb_trig_t=$EPOCHREALTIME
+	f=${f:h}/triggers
+	if (( ! __dlb_stat )) || [[ ! -f $f ]] ||
+	    ! zstat -A st -- $f 2>/dev/null || [[ $st[5] != $UID ]]; then
+		__dlb_trigs=() __dlb_trigpat='(|)' __dlb_trig_id=
+		return 0
+	fi
+	[[ "$st[2] $st[10] $st[8]" == "$__dlb_trig_id" ]] && return 0
+	w=(${=${"$(<$f)"}})
+	if [[ $w[1] != deliberate-triggers-v1 ]]; then
+		__dlb_trigs=() __dlb_trigpat='(|)' __dlb_trig_id=
+		return 0
+	fi
+	__dlb_trigs=(${${w[2,-1]}:#*\*})
+	w=(${(M)${w[2,-1]}:#?*\*})
+	if (( $#w )); then
+		# Prefix entries: "mkfs*" matches mkfs.ext4.  Metacharacters
+		# quoted; the words are plain anyway.
+		__dlb_trigpat="(${(j:|:)${(b)w%\*}})*"
+	else
+		__dlb_trigpat='(|)'
+	fi
+	__dlb_trig_id="$st[2] $st[10] $st[8]"
+}
+
+__deliberate_close() {
+	[[ -n $__dlb_fd ]] && exec {__dlb_fd}>&-
+	__dlb_fd=
 }
 
 __deliberate_reset() {
@@ -206,14 +313,23 @@ __deliberate_ask() {
 		(( $? <= 1 )) && eval "$out"
 		return 0
 	fi
-	# Daemon down: no request built.
-	__deliberate_sockpath
-	if [[ ! -S $REPLY ]]; then
-		__deliberate_reset down
-		return 3
+	# Daemon down (no kept connection, no socket): no request built.
+	if [[ -z $__dlb_fd ]]; then
+		__deliberate_sockpath
+		if [[ ! -S $REPLY ]]; then
+			__deliberate_reset down
+			return 3
+		fi
 	fi
-	__deliberate_context
-	__deliberate_json "$line"
+	# The hot path is inline: a zsh function call costs more than the
+	# work in most of them.  The context is rebuilt when it changed.
+	[[ $PWD$'\0'${TTY-}$'\0'${TERM-}$'\0'$DELIBERATE_SESSION$'\0'$PATH$'\0'${SUDO_UID+1} == "$__dlb_ctx_key" && -n $__dlb_ctx ]] ||
+	    __deliberate_context
+	if [[ $line == *[\\\"$'\x01'-$'\x1f'$'\x7f']* ]]; then
+		__deliberate_json "$line"
+	else
+		REPLY="\"$line\""
+	fi
 	(( ts = ${EPOCHREALTIME:-0} * 1000 ))
 	if [[ $rec != 0 ]] && __deliberate_fast "$line"; then
 		msg='{"v":1,"type":"event","ack":false,"source":"hook","shell":"zsh","action":"execute","line":'$REPLY$__dlb_ctx
@@ -222,8 +338,8 @@ __deliberate_ask() {
 			__deliberate_reset down
 			return 3
 		fi
-		__deliberate_reset allow
-		DELIBERATE_RISK=safe DELIBERATE_OK=fast
+		DELIBERATE_ACTION=allow DELIBERATE_RISK=safe DELIBERATE_OK=fast
+		DELIBERATE_ENTRY_ID= DELIBERATE_CHECK_ID=
 		return 0
 	fi
 	msg='{"v":1,"type":"check","source":"hook","shell":"zsh"'
@@ -299,7 +415,11 @@ __deliberate_annotate() {
 	fi
 	msg="{\"v\":1,\"type\":\"annotate\",\"kind\":\"$1\""
 	if [[ $2 == - ]]; then
-		__deliberate_json "$DELIBERATE_SESSION"
+		if [[ $DELIBERATE_SESSION == *[\\\"$'\x01'-$'\x1f'$'\x7f']* ]]; then
+			__deliberate_json "$DELIBERATE_SESSION"
+		else
+			REPLY=\"$DELIBERATE_SESSION\"
+		fi
 		msg+=",\"last\":true,\"session\":$REPLY"
 	else
 		__deliberate_json "$2"
@@ -318,7 +438,12 @@ __deliberate_annotate() {
 		return 0
 		;;
 	esac
-	DELIBERATE_HOOK_TIMEOUT_MS=1000 __deliberate_send "$msg}" 1
+	# An outcome is fire-and-forget: the prompt never waits for it.
+	if [[ $1 == outcome ]]; then
+		__deliberate_send "$msg,\"ack\":false}" 0
+	else
+		DELIBERATE_HOOK_TIMEOUT_MS=1000 __deliberate_send "$msg}" 1
+	fi
 	return 0
 }
 
@@ -366,7 +491,64 @@ __deliberate_cancel() {
 
 # The accept-line wrapper.
 __deliberate_accept_line() {
-	local full=$PREBUFFER$BUFFER rec=1 ans= to t0 tty=/dev/tty rc
+	local full=$PREBUFFER$BUFFER rec=1 ans= to t0 tty=/dev/tty rc msg=
+	integer ts
+	# The fast path, inline (a zsh function call costs more than most of
+	# what it would do): an obviously read-only line (the list and rules
+	# of __deliberate_fast) is recorded on the kept connection as an
+	# "event" with "ack": false, and runs at once.  Such a line is always
+	# complete, so it needs no parse probe.  Anything unusual (no kept
+	# connection, a failed write, an edit under way) takes the full path.
+	if [[ -z $__dlb_done$__dlb_edit_id && -n $__dlb_fd && $#full -le 200 &&
+	    ${DELIBERATE_FASTPATH-} != 0 && $full == [a-z]* &&
+	    $full != *[^a-zA-Z0-9\ _./:,@%+-]* ]] &&
+	    (( EPOCHREALTIME - __dlb_fd_t < 60 &&
+	    ! ${+aliases[${full%% *}]} && ! ${+functions[${full%% *}]} &&
+	    ! $#galiases && ! $#saliases )); then
+		case ${full%% *} in
+		ls|ll|la|pwd|cd|echo|true|date|whoami|id|clear|jobs|uptime|\
+		cal|hostname|uname|df|free|which|tty|dirs|grep|rg|man|type)
+			msg=1 ;;
+		history)
+			[[ $full != *-* ]] && msg=1 ;;
+		cat|less|more|head|tail)
+			[[ $full != *[/\ ].* ]] && msg=1 ;;
+		git)
+			case ${${full#git }%% *} in
+			branch)	[[ $full != *-* ]] && msg=1 ;;
+			status|log|diff|show) [[ $full != *output* ]] && msg=1 ;;
+			esac ;;
+		*)
+			# No trigger word (each word's basename), no prefix.
+			(( EPOCHREALTIME - __dlb_trig_t < 5 )) ||
+			    __deliberate_triggers
+			if (( $#__dlb_trigs )); then
+				local -a ws
+				ws=(${${=full}:t})
+				[[ -z ${ws:*__dlb_trigs} &&
+				    -z ${(M)ws:#${~__dlb_trigpat}} ]] && msg=1
+			fi ;;
+		esac
+	fi
+	if [[ -n $msg ]]; then
+		setopt localoptions localtraps
+		trap '' PIPE
+		[[ $PWD$'\0'${TTY-}$'\0'${TERM-}$'\0'$DELIBERATE_SESSION$'\0'$PATH$'\0'${SUDO_UID+1} == "$__dlb_ctx_key" && -n $__dlb_ctx ]] ||
+		    __deliberate_context
+		msg='{"v":1,"type":"event","ack":false,"source":"hook","shell":"zsh","action":"execute","line":"'$full'"'$__dlb_ctx
+		[[ -t 0 ]] && msg+=',"isTTY":true' || msg+=',"isTTY":false'
+		(( ts = EPOCHREALTIME * 1000 ))
+		if print -r -u $__dlb_fd -- "$msg,\"ts\":$ts}" 2>/dev/null; then
+			__dlb_fd_t=$EPOCHREALTIME __dlb_done=1
+			DELIBERATE_ACTION=allow DELIBERATE_RISK=safe
+			DELIBERATE_OK=fast DELIBERATE_ENTRY_ID= DELIBERATE_CHECK_ID=
+			# The next prompt reports the outcome to the last entry.
+			__dlb_out=1 __dlb_eid=- __dlb_t0=$EPOCHREALTIME
+			zle __deliberate_orig_accept_line -- "$@"
+			return
+		fi
+		__deliberate_close
+	fi
 	# The rest of a line already checked (here-document bodies).
 	if [[ -n $__dlb_done || -z ${full//[[:space:]]/} ]]; then
 		zle __deliberate_orig_accept_line -- "$@"
@@ -497,13 +679,15 @@ __deliberate_accept_line() {
 # precmd functions after this one and the next line see the user's.
 __deliberate_precmd() {
 	local __dlb_st=$?
+	integer ms
 	__dlb_done=
 	if (( __dlb_out )); then
-		# The outcome of the line that ran: exit status and duration.
+		# The outcome of the line that ran: exit status and duration,
+		# fire-and-forget.
 		__dlb_out=0
-		__deliberate_ms $__dlb_t0
+		(( ms = (EPOCHREALTIME - __dlb_t0) * 1000 ))
 		__deliberate_annotate outcome $__dlb_eid $(( __dlb_st & 255 )) \
-		    $REPLY
+		    $ms
 	fi
 	return $__dlb_st
 }

@@ -242,6 +242,18 @@ t_enforce() {
 }
 test_expect_success 'enforce mode refuses dangerous commands' t_enforce
 
+t_kept() {
+	tsend b1 'echo "kept=$(ls -l /proc/$$/fd | grep -c socket:)" "child=$(ls -l /proc/self/fd | grep -c socket:)"'
+	twait b1 'kept=1 child=0'
+	tsend b1 'echo again-1'
+	tsend b1 'echo again-2'
+	twait b1 again-2 2
+	tsend b1 'echo "kept=$(ls -l /proc/$$/fd | grep -c socket:)" "child=$(ls -l /proc/self/fd | grep -c socket:)"'
+	twait b1 'kept=1 child=0' 2
+	ewait 'echo again-2' execute
+}
+test_expect_success 'one kept connection per shell; commands do not inherit it (close-on-exec)' t_kept
+
 test_expect_success 'every entry validates against the schema' \
 	'validate_entries "$(today_file)"'
 test_done

@@ -193,6 +193,18 @@ t_enforce() {
 }
 test_expect_success 'enforce mode refuses dangerous commands' t_enforce
 
+t_kept() {
+	tsend z1 'echo "kept=$(ls -l /proc/$$/fd | grep -c socket:)" "child=$(ls -l /proc/self/fd | grep -c socket:)"'
+	twait z1 'kept=1 child=1'
+	tsend z1 'echo again-1'
+	tsend z1 'echo again-2'
+	twait z1 again-2 2
+	tsend z1 'echo "kept=$(ls -l /proc/$$/fd | grep -c socket:)" "child=$(ls -l /proc/self/fd | grep -c socket:)"'
+	twait z1 'kept=1 child=1' 2
+	ewait 'echo again-2' execute
+}
+test_expect_success 'one kept connection per shell; commands inherit it (zsh cannot set close-on-exec; documented)' t_kept
+
 test_expect_success 'every entry validates against the schema' \
 	'validate_entries "$(today_file)"'
 test_done
