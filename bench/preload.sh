@@ -88,3 +88,8 @@ fi
 echo "| strict / bare (target <= 1.35) | $(ratio "$strict" "$bare") |"
 echo "| entries written by the daemon | $(cat "$DELIBERATE_HOME"/learning-data/current/*.ndjson 2>/dev/null | wc -l) |"
 echo "| events dropped (preload-drops) | $(cat "$DELIBERATE_HOME/run/preload-drops" 2>/dev/null | wc -c) |"
+"$BUILD/deliberate" status --json 2>/dev/null | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+print("| events as datagrams / over the stream (batches) | %s / %s (%s) |" % (
+    s.get("dgramReceived"), s.get("streamEvents"), s.get("dgramBatches")))' 2>/dev/null

@@ -339,25 +339,47 @@ proc_link(pid_t pid, const char *what, char *buf, size_t size)
 	return n;
 }
 
+/*
+ * The command name, parent and uids of pid from /proc/PID/status: one
+ * file instead of comm and status, read with one read, no stdio.
+ */
 static void
-proc_status(pid_t pid, int64_t *ppid, int64_t *uid, int64_t *euid)
+proc_status(pid_t pid, char *comm, size_t size, int64_t *ppid,
+    int64_t *uid, int64_t *euid)
 {
-	char		 p[64], line[256];
-	FILE		*f;
+	char		 p[64], buf[2048], *line, *nl, *end;
+	ssize_t		 n;
+	size_t		 len;
 	long long	 a, b;
+	int		 fd;
 
 	snprintf(p, sizeof p, "/proc/%d/status", (int)pid);
-	if ((f = fopen(p, "re")) == NULL)
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) == -1)
 		return;
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (sscanf(line, "PPid: %lld", &a) == 1)
-			*ppid = a;
-		else if (sscanf(line, "Uid: %lld %lld", &a, &b) == 2) {
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (line = buf; line != NULL && *line != '\0'; line = nl) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl++ = '\0';
+		if (strncmp(line, "Name:\t", 6) == 0) {
+			len = strlen(line + 6);
+			if (len >= size)
+				len = size - 1;
+			memcpy(comm, line + 6, len);
+			comm[len] = '\0';
+		} else if (strncmp(line, "PPid:", 5) == 0)
+			*ppid = strtoll(line + 5, NULL, 10);
+		else if (strncmp(line, "Uid:", 4) == 0) {
+			a = strtoll(line + 4, &end, 10);
+			b = strtoll(end, NULL, 10);
 			*uid = a;
 			*euid = b;
+			break;	/* the last line we need */
 		}
 	}
-	fclose(f);
 }
 
 /* 1 if the ELF file has no PT_INTERP (static), 0 if it has, -1 unknown. */
@@ -573,13 +595,31 @@ argv_hash(char **argv, size_t argc)
 	return h;
 }
 
+static void
+respond(struct sup *s, const struct seccomp_notif *req,
+    struct seccomp_notif_resp *resp, int deny)
+{
+	memset(resp, 0, sizeof *resp);
+	resp->id = req->id;
+	if (deny)
+		resp->error = -EACCES;
+	else
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	/* ENOENT: the target died or a signal interrupted the exec. */
+	(void)seccomp_notify_respond(s->lfd, resp);
+}
+
 /*
- * Judge one notification: 1 deny, 0 allow.  Execs of files that do not
+ * Judge one notification and answer it.  Execs of files that do not
  * exist (execvp's PATH candidates) are let through unreported: the kernel
- * fails them.
+ * fails them.  In monitor mode the exec goes on as soon as everything
+ * that only the waiting target can tell (its memory, cwd, name, parent,
+ * uids, root) has been read; the event is written and sent while it runs.
+ * In enforce mode the answer waits for the daemon's verdict.
  */
-static int
-judge(struct sup *s, const struct seccomp_notif *req)
+static void
+judge(struct sup *s, const struct seccomp_notif *req,
+    struct seccomp_notif_resp *resp)
 {
 	struct jsonw	 w;
 	struct jw_event	 ev;
@@ -590,11 +630,10 @@ judge(struct sup *s, const struct seccomp_notif *req)
 	uint64_t	 pathp, argvp, ptr, hash;
 	size_t		 argc = 0, used = 0, cap = 0, budget, i;
 	pid_t		 pid = (pid_t)req->pid;
-	int		 mem, fd, cut, n, is32, at, flags = 0, deny = 0;
-	int		 truncated = 0, r;
+	int		 mem, fd = -1, cut, n, is32, at, flags = 0, deny = 0;
+	int		 truncated = 0, r, answered = 0;
 	double		 t0 = clock_mono_ms();
 	struct stat	 st;
-	FILE		*f;
 
 	is32 = req->data.arch == SCMP_ARCH_X86;
 	at = (int)req->data.nr == (is32 ? s->nr32_execveat : s->nr_execveat);
@@ -605,7 +644,7 @@ judge(struct sup *s, const struct seccomp_notif *req)
 
 	snprintf(mempath, sizeof mempath, "/proc/%d/mem", (int)pid);
 	if ((mem = open(mempath, O_RDONLY | O_CLOEXEC)) == -1)
-		return 0;
+		goto done;
 	if (read_str(mem, pathp, path, sizeof path, &cut) < 0)
 		path[0] = '\0';
 	/* argv: the strings packed in strs, offsets in argv, then fixed. */
@@ -667,17 +706,20 @@ judge(struct sup *s, const struct seccomp_notif *req)
 		goto done;
 	}
 
-	/* Look at the file as the target sees it (chroot, namespaces). */
+	/*
+	 * Look at the file as the target sees it (chroot, namespaces).  The
+	 * open fd stays valid once the target has gone on.
+	 */
 	snprintf(rooted, sizeof rooted, "/proc/%d/root%s", (int)pid, abspath);
-	if (stat(rooted, &st) == -1 && (errno == ENOENT || errno == ENOTDIR))
+	if ((fd = open(rooted, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1 &&
+	    (errno == ENOENT || errno == ENOTDIR))
+		goto done;
+	if (fd == -1 && stat(rooted, &st) == -1 &&
+	    (errno == ENOENT || errno == ENOTDIR))
 		goto done;
 
 	memset(&ev, 0, sizeof ev);
 	ev.is_static = -1;
-	if ((fd = open(rooted, O_RDONLY | O_CLOEXEC | O_NOCTTY)) != -1) {
-		ev.is_static = elf_static(fd);
-		close(fd);
-	}
 	ev.type = s->o->enforce ? "check" : "event";
 	ev.mode = s->o->enforce ? "enforce" : NULL;
 	ev.source = "strict";
@@ -693,20 +735,20 @@ judge(struct sup *s, const struct seccomp_notif *req)
 		ev.is_tty = 1;
 	}
 	comm[0] = '\0';
-	snprintf(rooted, sizeof rooted, "/proc/%d/comm", (int)pid);
-	if ((f = fopen(rooted, "re")) != NULL) {
-		if (fgets(comm, sizeof comm, f) != NULL)
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
 	ev.parent = comm;
 	ev.pid = pid;
 	ev.ppid = 0;
 	ev.uid = ev.euid = getuid();
-	proc_status(pid, &ev.ppid, &ev.uid, &ev.euid);
+	proc_status(pid, comm, sizeof comm, &ev.ppid, &ev.uid, &ev.euid);
 	ev.sudo = 0;
 	ev.ts_ms = clock_now_ms();
 	ev.intercept_ms = clock_mono_ms() - t0;
+	if (!s->o->enforce) {
+		respond(s, req, resp, 0);
+		answered = 1;
+	}
+	if (fd != -1)
+		ev.is_static = elf_static(fd);
 
 	jw_init(&w, s->msg, PROTO_MAX_MSG, PROTO_MAX_MSG, NULL, NULL);
 	if (jw_event_write(&w, &ev))
@@ -732,29 +774,22 @@ judge(struct sup *s, const struct seccomp_notif *req)
 		deny = 1;
 	}
 done:
+	if (!answered)
+		respond(s, req, resp, deny);
+	if (fd != -1)
+		close(fd);
 	free(argv);
 	free(strs);
-	return deny;
 }
 
 static void
 serve_one(struct sup *s, struct seccomp_notif *req,
     struct seccomp_notif_resp *resp)
 {
-	int	deny;
-
 	memset(req, 0, sizeof *req);
 	if (seccomp_notify_receive(s->lfd, req) != 0)
 		return;
-	deny = judge(s, req);
-	memset(resp, 0, sizeof *resp);
-	resp->id = req->id;
-	if (deny)
-		resp->error = -EACCES;
-	else
-		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-	/* ENOENT: the target died or a signal interrupted the exec. */
-	(void)seccomp_notify_respond(s->lfd, resp);
+	judge(s, req, resp);
 }
 
 static int

@@ -1,6 +1,7 @@
 #include "jsonutil.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,50 @@
 
 #include "buf.h"
 #include "fileio.h"
+
+/*
+ * What json_num() prints, without printf (an entry has a dozen numbers):
+ * only when d * 1000 is clearly not a tie between two thousandths, so
+ * the rounding is the one "%.3f" does.  Returns -1 to leave it to printf.
+ */
+static int
+num_fast(double d, char *buf, size_t size)
+{
+	double		x = fabs(d) * 1000.0, fl = floor(x);
+	uint64_t	v, ip, fp;
+	char		tmp[32], *p = tmp + sizeof tmp;
+	size_t		n;
+
+	if (x >= 1e12 || fabs(x - fl - 0.5) < 1e-6)
+		return -1;
+	v = (uint64_t)(x - fl > 0.5 ? fl + 1 : fl);
+	ip = v / 1000;
+	fp = v % 1000;
+	if (fp != 0) {
+		n = 3;
+		while (fp % 10 == 0) {
+			fp /= 10;
+			n--;
+		}
+		while (n-- > 0) {
+			*--p = (char)('0' + fp % 10);
+			fp /= 10;
+		}
+		*--p = '.';
+	}
+	do {
+		*--p = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip != 0);
+	if (d < 0 && v != 0)
+		*--p = '-';
+	n = (size_t)(tmp + sizeof tmp - p);
+	if (n + 1 > size)
+		return -1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return 0;
+}
 
 /* A number with at most three decimals. */
 struct json_object *
@@ -19,6 +64,8 @@ json_num(double d)
 
 	if (!isfinite(d))
 		d = 0;
+	if (num_fast(d, buf, sizeof buf) == 0)
+		return json_object_new_double_s(d, buf);
 	snprintf(buf, sizeof buf, "%.3f", d);
 	n = strlen(buf);
 	while (n > 0 && buf[n - 1] == '0')

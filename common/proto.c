@@ -16,6 +16,13 @@ fail(char **cause, const char *msg)
 	return -EINVAL;
 }
 
+/*
+ * One tokener for every message: allocating it (its stack and print
+ * buffer) cost as much as parsing a small event.  The daemon and the CLI
+ * are single-threaded.
+ */
+static struct json_tokener	*proto_tok;
+
 /* Parse one message. */
 int
 proto_parse(const char *msg, size_t len, struct json_object **ret,
@@ -29,15 +36,19 @@ proto_parse(const char *msg, size_t len, struct json_object **ret,
 		return fail(cause, "message too large");
 	if (memchr(msg, '\0', len) != NULL)
 		return fail(cause, "NUL byte in message");
-	if ((tok = json_tokener_new_ex(PROTO_MAX_DEPTH)) == NULL)
-		return fail(cause, "out of memory");
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-	    JSON_TOKENER_VALIDATE_UTF8);
+	if (proto_tok == NULL) {
+		if ((proto_tok = json_tokener_new_ex(PROTO_MAX_DEPTH)) == NULL)
+			return fail(cause, "out of memory");
+		json_tokener_set_flags(proto_tok, JSON_TOKENER_STRICT |
+		    JSON_TOKENER_VALIDATE_UTF8);
+	}
+	tok = proto_tok;
+	json_tokener_reset(tok);
 	o = json_tokener_parse_ex(tok, msg, (int)len);
 	jerr = json_tokener_get_error(tok);
 	if (o == NULL && jerr == json_tokener_continue)
 		jerr = json_tokener_error_parse_eof;
-	json_tokener_free(tok);
+	json_tokener_reset(tok);
 	if (o == NULL || jerr != json_tokener_success) {
 		if (o != NULL)
 			json_object_put(o);

@@ -4,6 +4,9 @@
  *
  * A connection is a SOCK_STREAM Unix socket.  Each message is one JSON
  * object on one line, terminated by "\n", at most PROTO_MAX_MSG bytes.
+ * Fire-and-forget events may instead be sent as single datagrams, at most
+ * PROTO_MAX_DGRAM bytes, to the SOCK_DGRAM socket whose path is the
+ * stream socket's plus PROTO_DGRAM_SUFFIX; they never get a reply.
  * Every request carries "v": PROTO_VERSION and "type"; every reply carries
  * "v" and either "ok": true or "ok": false with "error".  A request may
  * carry "seq" (any JSON value), which the reply echoes.  With "ack": false
@@ -22,6 +25,9 @@ struct json_object;
 #define PROTO_VERSION		1
 #define PROTO_MAX_MSG		(256 * 1024)
 #define PROTO_MAX_DEPTH		16
+/* The datagram socket of fire-and-forget events: PATH plus this. */
+#define PROTO_DGRAM_SUFFIX	".dgram"
+#define PROTO_MAX_DGRAM		(64 * 1024)
 
 /* Request types. */
 #define PROTO_EVENT		"event"		/* a command was seen */

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -232,23 +234,24 @@ open_day(struct store *s, const char *day)
 }
 
 /*
- * Write line and its newline with one write() to fd, opened O_APPEND at
+ * Write line and its newline with one writev() to fd, opened O_APPEND at
  * size; a short write is cut back (we are the only writer).
  */
 static int
 write_line(int fd, const char *line, size_t len, off_t size)
 {
-	char	*rec;
-	ssize_t	 n;
-	int	 r;
+	struct iovec	 iov[2];
+	ssize_t		 n;
+	int		 r;
 
-	rec = xmalloc(len + 1);
-	memcpy(rec, line, len);
-	rec[len] = '\n';
+	/* One system call, no copy: writev appends both parts at once. */
+	iov[0].iov_base = (void *)(uintptr_t)line;
+	iov[0].iov_len = len;
+	iov[1].iov_base = (void *)(uintptr_t)"\n";
+	iov[1].iov_len = 1;
 	do {
-		n = write(fd, rec, len + 1);
+		n = writev(fd, iov, 2);
 	} while (n == -1 && errno == EINTR);
-	free(rec);
 	if (n == (ssize_t)(len + 1))
 		return 0;
 	r = n == -1 ? -errno : -ENOSPC;

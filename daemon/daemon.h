@@ -30,6 +30,8 @@ struct daemon {
 	char			*home;		/* the user's home */
 	uid_t			 uid;
 	int			 listen_fd;
+	int			 dgram_fd;	/* events as datagrams, or -1 */
+	char			*dgram_path;
 	int			 epoll_fd;
 	int			 signal_fd;
 	int			 timer_fd;
@@ -42,6 +44,10 @@ struct daemon {
 	int64_t			 bad_requests;
 	int64_t			 refused;	/* wrong-uid peers */
 	int64_t			 clients;
+	int64_t			 dgram_received;	/* datagrams read */
+	int64_t			 dgram_batches;	/* recvmmsg calls that read */
+	int64_t			 dgram_refused;	/* other uid, no credentials */
+	int64_t			 stream_events;	/* events over the stream */
 	char			 last_error[256];
 	int			 disk_full;
 	struct sysstate		 sys;
@@ -70,6 +76,23 @@ void	server_tick(struct daemon *);
 void	server_drain_spool(struct daemon *);
 void	server_set_error(struct daemon *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/*
+ * Handle one datagram msg[len] whose sender the kernel says is uid, pid
+ * (already checked to be ours): an "event" with no reply.
+ */
+void	server_datagram(struct daemon *, uid_t uid, pid_t pid,
+	    const char *msg, size_t len);
+
+/*
+ * dgram.c: the datagram socket of fire-and-forget events.  dgram_listen
+ * binds PATH.dgram next to the stream socket (call it once that one is
+ * known to be ours) and sets d->dgram_fd, or returns -errno with *cause.
+ * dgram_read reads what is queued, in batches, and hands every datagram
+ * of our uid to server_datagram.  dgram_close closes and unlinks it.
+ */
+int	dgram_listen(struct daemon *, char **cause);
+void	dgram_read(struct daemon *);
+void	dgram_close(struct daemon *);
 
 /* annotate.c */
 struct event;

@@ -60,7 +60,7 @@ static const char *const allowed[] = {
 	/* Sockets that already exist (only AF_UNIX ones can: see below). */
 	"accept", "accept4", "bind", "listen", "connect", "getsockopt",
 	"setsockopt", "getsockname", "getpeername", "recvfrom", "recvmsg",
-	"sendto", "sendmsg", "shutdown",
+	"recvmmsg", "sendto", "sendmsg", "shutdown",
 	/* Time, identity, accounting. */
 	"clock_gettime", "clock_getres", "gettimeofday", "time",
 	"nanosleep", "clock_nanosleep", "getrusage", "sysinfo", "uname",

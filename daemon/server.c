@@ -1,13 +1,14 @@
 /*
- * The daemon's event loop: one epoll set with the listening socket, a
- * signalfd, a 1 s timerfd and every client.  Clients speak the line
- * protocol of proto.h; each has a bounded input and output buffer, so a
- * slow or stuck client costs the others nothing.
+ * The daemon's event loop: one epoll set with the listening socket, the
+ * datagram socket (dgram.c), a signalfd, a 1 s timerfd and every client.
+ * Clients speak the line protocol of proto.h; each has a bounded input and
+ * output buffer, so a slow or stuck client costs the others nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ struct pending {
 	int64_t		 expires_ms;
 };
 
-enum { TAG_LISTEN = 1, TAG_SIGNAL, TAG_TIMER };
+enum { TAG_LISTEN = 1, TAG_SIGNAL, TAG_TIMER, TAG_DGRAM };
 
 static struct client	*clients;
 
@@ -81,7 +82,7 @@ static struct {
 	double		received;
 } deferred;
 static int		 tag_listen = TAG_LISTEN, tag_signal = TAG_SIGNAL;
-static int		 tag_timer = TAG_TIMER;
+static int		 tag_timer = TAG_TIMER, tag_dgram = TAG_DGRAM;
 
 /* Remember the last error for status. */
 void
@@ -115,8 +116,10 @@ server_listen(struct daemon *d, char **cause)
 	struct itimerspec	its;
 	sigset_t		mask;
 	mode_t			old;
+	char			*dgram_cause = NULL;
 	int			fd;
 
+	d->dgram_fd = -1;
 	if (paths_mkdir_private(d->paths.rundir, cause) != 0)
 		return -EPERM;
 	memset(&sun, 0, sizeof sun);
@@ -184,6 +187,16 @@ server_listen(struct daemon *d, char **cause)
 	epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, d->signal_fd, &ev);
 	ev.data.ptr = &tag_timer;
 	epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, d->timer_fd, &ev);
+
+	/* Without it the shim falls back to the stream socket. */
+	if (dgram_listen(d, &dgram_cause) != 0) {
+		log_warnx("%s; events come over the stream socket only, "
+		    "ignoring", dgram_cause);
+		free(dgram_cause);
+	} else {
+		ev.data.ptr = &tag_dgram;
+		epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, d->dgram_fd, &ev);
+	}
 	return 0;
 }
 
@@ -296,6 +309,22 @@ sample_sys(struct daemon *d)
 	}
 }
 
+/* Whether s[len] is plain ASCII: then it is valid UTF-8, no need to look. */
+static int
+ascii_only(const char *s, size_t len)
+{
+	uint64_t	w, acc = 0;
+	size_t		i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		acc |= w;
+	}
+	for (; i < len; i++)
+		acc |= (unsigned char)s[i];
+	return (acc & 0x8080808080808080ULL) == 0;
+}
+
 /* Build and write the entry of an event; returns 0 or -errno. */
 static int
 record(struct daemon *d, struct event *ev, struct verdict *v,
@@ -320,7 +349,9 @@ record(struct daemon *d, struct event *ev, struct verdict *v,
 	line = json_object_to_json_string_length(e, JSON_C_TO_STRING_PLAIN |
 	    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
 	/* The dataset is UTF-8 whatever a module got wrong. */
-	if ((fixed = utf8_sanitize(line, len, &len)) != NULL) {
+	fixed = NULL;
+	if (!ascii_only(line, len) &&
+	    (fixed = utf8_sanitize(line, len, &len)) != NULL) {
 		log_warnx("an entry had invalid UTF-8; replaced");
 		line = fixed;
 	}
@@ -439,6 +470,8 @@ req_event(struct daemon *d, struct client *c, struct json_object *req,
 		free(cause);
 		return rep;
 	}
+	if (c->fd != -1)
+		d->stream_events++;
 	peer_defaults(c, &ev);
 	if (excluded(d, &ev)) {
 		event_release(&ev);
@@ -712,6 +745,15 @@ req_status(struct daemon *d, struct json_object *req)
 	    json_object_new_int64(d->reloads));
 	json_object_object_add(rep, "preloadDrops",
 	    json_object_new_int64(preload_drops(d)));
+	add_str(rep, "dgramSocket", d->dgram_fd != -1 ? d->dgram_path : NULL);
+	json_object_object_add(rep, "dgramReceived",
+	    json_object_new_int64(d->dgram_received));
+	json_object_object_add(rep, "dgramBatches",
+	    json_object_new_int64(d->dgram_batches));
+	json_object_object_add(rep, "dgramRefused",
+	    json_object_new_int64(d->dgram_refused));
+	json_object_object_add(rep, "streamEvents",
+	    json_object_new_int64(d->stream_events));
 	add_str(rep, "lastError", d->last_error[0] != '\0' ? d->last_error :
 	    NULL);
 	return rep;
@@ -745,16 +787,21 @@ dispatch(struct daemon *d, struct client *c, struct json_object *req,
 
 static int	flush_out(struct client *);
 
+/*
+ * Handle one request.  A datagram (c->fd == -1) gets no reply and may
+ * only be an event: everything else needs an answer.
+ */
 static void
 handle_message(struct daemon *d, struct client *c, const char *msg,
     size_t len)
 {
-	struct json_object	*req = NULL, *rep, *ack;
+	struct json_object	*req = NULL, *rep, *ack, *t;
 	char			*cause = NULL;
 	double			 received = clock_mono_ms();
-	int			 want_reply = 1;
+	int			 want_reply = c->fd != -1;
 
-	while (len > 0 && msg[len - 1] == '\r')
+	while (len > 0 && (msg[len - 1] == '\r' || (c->fd == -1 &&
+	    msg[len - 1] == '\n')))
 		len--;
 	if (len == 0)
 		return;
@@ -764,6 +811,12 @@ handle_message(struct daemon *d, struct client *c, const char *msg,
 		log_debug("bad request from pid %ld: %s", (long)c->pid, cause);
 		rep = proto_error(NULL, cause);
 		free(cause);
+	} else if (c->fd == -1 && (!json_object_object_get_ex(req, "type",
+	    &t) || strcmp(json_object_get_string(t), PROTO_EVENT) != 0)) {
+		d->bad_requests++;
+		log_debug("a datagram from pid %ld is not an event, dropped",
+		    (long)c->pid);
+		rep = NULL;
 	} else {
 		if (json_object_object_get_ex(req, "ack", &ack) &&
 		    json_object_is_type(ack, json_type_boolean) &&
@@ -789,6 +842,21 @@ handle_message(struct daemon *d, struct client *c, const char *msg,
 		verdict_release(&deferred.v);
 		event_release(&deferred.ev);
 	}
+}
+
+/* Handle one datagram of a checked peer (see daemon.h). */
+void
+server_datagram(struct daemon *d, uid_t uid, pid_t pid, const char *msg,
+    size_t len)
+{
+	struct client	c;
+
+	memset(&c, 0, sizeof c);
+	c.fd = -1;
+	c.uid = uid;
+	c.pid = pid;
+	handle_message(d, &c, msg, len);
+	buf_release(&c.out);
 }
 
 static void
@@ -1039,6 +1107,8 @@ server_loop(struct daemon *d)
 
 			if (p == &tag_listen)
 				do_accept(d);
+			else if (p == &tag_dgram)
+				dgram_read(d);
 			else if (p == &tag_signal) {
 				while (read(d->signal_fd, &si, sizeof si) ==
 				    sizeof si) {
@@ -1080,4 +1150,5 @@ server_shutdown(struct daemon *d)
 		close(d->listen_fd);
 		unlink(d->paths.socket);
 	}
+	dgram_close(d);
 }

@@ -1,8 +1,13 @@
 /*
  * The daemon client of libdeliberate.so: configuration (read once, in the
- * constructor), one connection per exec, fire-and-forget events in
- * monitor mode, checks with a short time budget in enforce mode, and the
- * drop counter.
+ * constructor), fire-and-forget events in monitor mode, checks with a
+ * short time budget in enforce mode, and the drop counter.
+ *
+ * A monitor event that fits in one chunk goes out as one datagram to the
+ * daemon's SOCK_DGRAM socket (PATH.dgram): socket, sendto, close, and no
+ * accept in the daemon.  Anything else, and any event the datagram socket
+ * does not take (no such socket, an older daemon, a full queue, another
+ * uid), goes over the stream socket as before: one connection per exec.
  *
  * Exec paths run in vfork children, in children of threaded programs and
  * in signal handlers, so nothing here allocates, locks or uses stdio:
@@ -59,6 +64,8 @@ static struct {
 	int	sudo;
 	int	timeout_ms;
 	char	sock[sizeof ((struct sockaddr_un *)0)->sun_path];
+	struct sockaddr_un dgram;	/* sock + ".dgram" */
+	socklen_t dgram_len;		/* 0: no datagram socket */
 	char	rundir[PATH_MAX];
 	char	drops[PATH_MAX];
 } cfg;
@@ -151,6 +158,11 @@ shim_init(void)
 		copy_path(cfg.sock, sizeof cfg.sock, s, "/deliberate/sock");
 	else if (cfg.rundir[0] != '\0')
 		copy_path(cfg.sock, sizeof cfg.sock, cfg.rundir, "/sock");
+	cfg.dgram.sun_family = AF_UNIX;
+	if (cfg.sock[0] != '\0' && copy_path(cfg.dgram.sun_path,
+	    sizeof cfg.dgram.sun_path, cfg.sock, PROTO_DGRAM_SUFFIX) == 0)
+		cfg.dgram_len = (socklen_t)(offsetof(struct sockaddr_un,
+		    sun_path) + strlen(cfg.dgram.sun_path) + 1);
 	cfg.inited = 1;
 }
 
@@ -240,13 +252,40 @@ sock_connect(char *reason)
 	return fd;
 }
 
-struct sender {
+/*
+ * Send a whole message as one datagram; 0 if the daemon's queue took it.
+ * The socket is unbound: the kernel still tells the daemon our uid and
+ * pid (it asked with SO_PASSCRED).
+ */
+static int
+dgram_send(const char *buf, size_t len)
+{
+	ssize_t	n;
 	int	fd;
+
+	if (cfg.dgram_len == 0 || len > PROTO_MAX_DGRAM)
+		return -1;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd == -1)
+		return -1;
+	do {
+		n = sendto(fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT,
+		    (const struct sockaddr *)&cfg.dgram, cfg.dgram_len);
+	} while (n == -1 && errno == EINTR);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+struct sender {
+	int	fd;		/* the stream connection, or -1 */
 	double	deadline;
 	char	reason;
 };
 
-/* Flush callback of the JSON writer: send the chunk, or give up. */
+/*
+ * Flush callback of the JSON writer: send the chunk over the stream
+ * connection, made now if there is none yet, or give up.
+ */
 static int
 send_chunk(struct jsonw *w)
 {
@@ -256,6 +295,8 @@ send_chunk(struct jsonw *w)
 	ssize_t		 n;
 	double		 left;
 
+	if (s->fd == -1 && (s->fd = sock_connect(&s->reason)) == -1)
+		return -1;
 	while (off < w->len) {
 		n = send(s->fd, w->buf + off, w->len - off,
 		    MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -502,9 +543,10 @@ deliver(const char *path, char *const argv[], char *reason)
 	char		 chunk[CHUNK_SIZE], cwd[PATH_MAX], tty[64], comm[17];
 	size_t		 argc = 0;
 	double		 t0 = mono_ms();
-	int		 fd, verdict = SHIM_ALLOW;
+	int		 fd = -1, verdict = SHIM_ALLOW;
 
-	if ((fd = sock_connect(reason)) == -1)
+	/* A check needs the stream; an event tries a datagram first. */
+	if (cfg.enforce && (fd = sock_connect(reason)) == -1)
 		return -1;
 	memset(&ev, 0, sizeof ev);
 	ev.type = cfg.enforce ? "check" : "event";
@@ -536,17 +578,22 @@ deliver(const char *path, char *const argv[], char *reason)
 	/* The message and its newline stay within PROTO_MAX_MSG. */
 	jw_init(&w, chunk, sizeof chunk, PROTO_MAX_MSG, send_chunk, &s);
 	jw_event_write(&w, &ev);
+	/* The whole event is in the chunk: try the datagram socket. */
+	if (!w.err && s.fd == -1 && !cfg.enforce && dgram_send(w.buf,
+	    w.len) == 0)
+		return SHIM_ALLOW;
 	if (!w.err && w.len > 0 && send_chunk(&w) != 0)
 		w.err = 1;
 	if (w.err) {
 		*reason = s.reason;
-		close(fd);
+		if (s.fd != -1)
+			close(s.fd);
 		return -1;
 	}
 	if (cfg.enforce)
-		verdict = read_verdict(fd, t0 + cfg.timeout_ms, argv, path,
+		verdict = read_verdict(s.fd, t0 + cfg.timeout_ms, argv, path,
 		    reason);
-	close(fd);
+	close(s.fd);
 	return verdict;
 }
 

@@ -33,6 +33,23 @@ test_expect_success 'strict: one entry per exec, layer strict' '
 	nogrep_f "preload	" "$T/e"
 '
 
+test_expect_success 'strict: parent name, pid and uid read before the exec went on' '
+	"$PYTHON" - "$(today_file)" "$(id -u)" <<-PY
+	import json, sys
+	seen = 0
+	for line in open(sys.argv[1]):
+	    e = json.loads(line)
+	    if e["command"]["fullCommand"] != "ls":
+	        continue
+	    seen += 1
+	    pp = e["context"]["parentProcess"]
+	    assert pp["name"] == "sh", pp
+	    assert pp["pid"] > 1, pp
+	    assert e["context"]["user"]["isRoot"] == (sys.argv[2] == "0"), e
+	assert seen == 1, seen
+	PY
+'
+
 test_expect_success 'the shim alone does not see below an env -i child' '
 	before=$(nentries) &&
 	deliberate run -- sh -c "env -i sh -c \"/bin/true envi2-mark; :\"; :" &&
