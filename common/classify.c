@@ -86,6 +86,9 @@ struct risk_rule {
 	pcre2_code		 *redirect;
 	int			  line_scope;	/* pattern on the raw line */
 	int			  wildcard;	/* no command: every segment */
+	char			**keywords;	/* trigger words of a rule
+						   with no command */
+	size_t			  nkeywords;
 };
 
 /* Per-command knowledge from [command NAME] stanzas. */
@@ -529,6 +532,12 @@ load_rule(struct classifier *c, const struct rule_stanza *st, char **cause)
 		split_list(v, ',', &r->input, &r->ninput);
 	if ((v = rule_get(st, "scope")) != NULL && strcmp(v, "line") == 0)
 		r->line_scope = 1;
+	pos = 0;
+	while ((v = rule_next(st, "keywords", &pos)) != NULL)
+		split_list(v, ',', &r->keywords, &r->nkeywords);
+	r->info.line_scope = r->line_scope;
+	r->info.keywords = (const char *const *)r->keywords;
+	r->info.nkeywords = r->nkeywords;
 
 #define RX(key, field) do {						\
 	if ((v = rule_get(st, key)) != NULL &&				\
@@ -557,6 +566,13 @@ load_rule(struct classifier *c, const struct rule_stanza *st, char **cause)
 	if (r->line_scope && r->pattern == NULL) {
 		xasprintf(cause, "%s:%d: rule %s: scope = line needs a "
 		    "pattern", st->file, st->line, st->id);
+		return -EINVAL;
+	}
+	if (r->line_scope && r->ncmds == 0 && r->nkeywords == 0 &&
+	    r->info.risk != RISK_SAFE) {
+		xasprintf(cause, "%s:%d: rule %s: scope = line needs "
+		    "keywords (its trigger words)", st->file, st->line,
+		    st->id);
 		return -EINVAL;
 	}
 	if (!r->line_scope && r->ncmds == 0 && r->nvia == 0 &&
@@ -736,6 +752,7 @@ classifier_free(struct classifier *c)
 		flagreq_release(&r->noflags);
 		strv_free(r->via, r->nvia);
 		strv_free(r->input, r->ninput);
+		strv_free(r->keywords, r->nkeywords);
 		pcre2_code_free(r->args);
 		pcre2_code_free(r->pattern);
 		pcre2_code_free(r->unless);
@@ -918,12 +935,44 @@ segment_text(struct segment *s, struct buf *b)
 		buf_adds(b, "");
 }
 
+/*
+ * Whether word w is keyword kw ("NAME*" is a prefix).  Like the hooks,
+ * the word's basename is the text after its last '/'.
+ */
+static int
+keyword_is(const char *w, const char *kw)
+{
+	const char	*sl = strrchr(w, '/');
+	size_t		 len = strlen(kw);
+
+	if (sl != NULL)
+		w = sl + 1;
+
+	if (len > 1 && kw[len - 1] == '*')
+		return strncmp(w, kw, len - 1) == 0;
+	return strcmp(w, kw) == 0;
+}
+
 static int
 rule_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
     struct buf *text)
 {
 	size_t	pos[256], npos, i, j, k;
 	int	ok;
+
+	/*
+	 * A rule with keywords needs one of them as a word (its basename):
+	 * that is what lets the trigger set list the keywords instead of
+	 * the rule's commands.
+	 */
+	if (r->nkeywords > 0) {
+		for (i = 0, ok = 0; i < s->argc && !ok; i++) {
+			for (k = 0; k < r->nkeywords && !ok; k++)
+				ok = keyword_is(s->argv[i], r->keywords[k]);
+		}
+		if (!ok)
+			return 0;
+	}
 
 	for (i = 0; i < r->nflags; i++) {
 		if (!flagreq_ok(s, &r->flags[i]))
@@ -1201,6 +1250,118 @@ code_executes(const char *code)
 	return 0;
 }
 
+/*
+ * An inline script's deletion calls are judged as the rm they amount to:
+ * shutil.rmtree('/srv') as "rm -rf /srv", unlink glob "/etc/x*" as
+ * "rm -f /etc/x*".  The argument must be a literal or the home directory.
+ */
+static void
+judge_deletes(struct judge *j, const char *code, int depth)
+{
+	static const struct {
+		const char	*call;
+		int		 recursive;
+	} calls[] = {
+		{ "rmtree", 1 }, { "rm_rf", 1 }, { "rm_r", 1 },
+		{ "rmSync", 1 }, { "rmdirSync", 1 }, { "rimraf", 1 },
+		{ "remove_tree", 1 }, { "remove_dir_all", 1 },
+		{ "FileUtils.remove_dir", 1 }, { "rmdir", 1 },
+		{ "unlinkSync", 0 }, { "unlink", 0 }, { "os.remove", 0 },
+		{ "File.delete", 0 }, { "FileUtils.rm", 0 },
+		{ "remove_file", 0 },
+	};
+	static const char *homes[] = {
+		"process.env.HOME", "os.homedir()", "Path.home()",
+		"require('os').homedir()", "require(\"os\").homedir()",
+		"os.path.expanduser('~')", "os.path.expanduser(\"~\")",
+		"os.environ['HOME']", "os.environ[\"HOME\"]",
+		"os.getenv('HOME')", "os.getenv(\"HOME\")", "ENV['HOME']",
+		"ENV[\"HOME\"]", "Dir.home", "$ENV{HOME}", "$ENV{'HOME'}",
+	};
+	const char	*p, *e;
+	char		*arg, *cmd;
+	size_t		 i, k, n;
+
+	for (i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+		n = strlen(calls[i].call);
+		for (p = strstr(code, calls[i].call); p != NULL;
+		    p = strstr(p + 1, calls[i].call)) {
+			e = p + n;
+			/* The call itself, not a longer name. */
+			if (isalnum((unsigned char)*e) || *e == '_')
+				continue;
+			while (*e == ' ' || *e == '(')
+				e++;
+			if (strncmp(e, "glob", 4) == 0) {
+				e += 4;
+				while (*e == ' ' || *e == '(')
+					e++;
+			}
+			arg = NULL;
+			if (*e == '\'' || *e == '"') {
+				const char *q = strchr(e + 1, *e);
+
+				if (q != NULL && q > e + 1)
+					arg = xstrndup(e + 1, q - e - 1);
+			} else {
+				for (k = 0; k < sizeof homes / sizeof homes[0];
+				    k++) {
+					if (strncmp(e, homes[k],
+					    strlen(homes[k])) == 0) {
+						arg = xstrdup("~");
+						break;
+					}
+				}
+			}
+			if (arg == NULL)
+				continue;
+			if (arg[0] == '/' || arg[0] == '~') {
+				xasprintf(&cmd, "rm %s %s",
+				    calls[i].recursive ? "-rf" : "-f", arg);
+				judge_string(j, cmd, depth);
+				free(cmd);
+			}
+			free(arg);
+		}
+	}
+}
+
+/*
+ * An argv list literal, ['git', 'push', '-f'], is the command it names:
+ * judge its elements joined.  p is at '['; returns where the list ends.
+ */
+static const char *
+judge_argv_list(struct judge *j, const char *p, int depth)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*e;
+	int		 n = 0;
+	char		 q;
+
+	for (p++;;) {
+		while (*p == ' ')
+			p++;
+		if (*p != '\'' && *p != '"')
+			break;
+		q = *p;
+		if ((e = strchr(p + 1, q)) == NULL)
+			break;
+		if (n++ > 0)
+			buf_addc(&b, ' ');
+		buf_add(&b, p + 1, e - p - 1);
+		p = e + 1;
+		while (*p == ' ')
+			p++;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	if (n >= 2 && *p == ']')
+		judge_string(j, b.data, depth);
+	buf_release(&b);
+	return p;
+}
+
 /* Judge the string literals of an inline script that runs commands. */
 static void
 judge_literals(struct judge *j, const char *code, int depth)
@@ -1209,7 +1370,12 @@ judge_literals(struct judge *j, const char *code, int depth)
 	char		*lit;
 	char		 q;
 
+	judge_deletes(j, code, depth);
 	for (p = code; *p != '\0'; p++) {
+		if (*p == '[') {
+			judge_argv_list(j, p, depth);
+			continue;
+		}
 		if (*p != '\'' && *p != '"' && *p != '`')
 			continue;
 		q = *p;
@@ -1448,7 +1614,7 @@ static void
 judge_payloads(struct judge *j, struct segment *s, int depth)
 {
 	const char	*n = s->name;
-	size_t		 i;
+	size_t		 i, k;
 
 	if (IN(n, shells) || strcmp(n, "su") == 0 || strcmp(n, "runuser")
 	    == 0) {
@@ -1470,6 +1636,45 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			judge_joined(j, s, i + 1, depth);
 		return;
 	}
+	/* docker exec CONTAINER CMD..., kubectl exec POD -- CMD... */
+	if (strcmp(n, "docker") == 0 || strcmp(n, "podman") == 0 ||
+	    strcmp(n, "nerdctl") == 0 || strcmp(n, "docker-compose") == 0 ||
+	    strcmp(n, "kubectl") == 0 || strcmp(n, "oc") == 0) {
+		size_t	pos[8], np;
+
+		np = positionals(j->c, s, pos, 8);
+		for (i = 0; i < np && i < 3; i++) {
+			if (strcmp(s->argv[pos[i]], "exec") == 0)
+				break;
+		}
+		if (i == np || i == 3)
+			return;
+		for (k = pos[i] + 1; k < s->argc; k++) {
+			if (strcmp(s->argv[k], "--") == 0) {
+				judge_joined(j, s, k + 1, depth);
+				return;
+			}
+		}
+		if (strcmp(n, "kubectl") == 0 || strcmp(n, "oc") == 0)
+			k = skip_opts(s, pos[i], " -c -n -f --container "
+			    "--namespace --filename --context "
+			    "--pod-running-timeout ", 0);
+		else
+			k = skip_opts(s, pos[i], " -e -u -w --env --user "
+			    "--workdir --env-file --detach-keys --index ", 0);
+		if (k + 1 < s->argc)
+			judge_joined(j, s, k + 1, depth);
+		return;
+	}
+	/* The same command on many hosts. */
+	if (strcmp(n, "parallel-ssh") == 0 || strcmp(n, "pssh") == 0 ||
+	    strcmp(n, "pdsh") == 0 || strcmp(n, "clush") == 0) {
+		i = skip_opts(s, 0, " -h -H -l -p -t -o -e -x -X -O -P -w -g "
+		    "-f -u -R --hosts --host --user --par --timeout ", 0);
+		if (i < s->argc)
+			judge_joined(j, s, i, depth);
+		return;
+	}
 	if (strcmp(n, "eval") == 0 || strcmp(n, "watch") == 0) {
 		i = 0;
 		if (strcmp(n, "watch") == 0)
@@ -1489,7 +1694,6 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 				struct buf	b = BUF_INIT;
 				const char	*root = ".";
 				char		*m = NULL;
-				size_t		k;
 
 				if (s->argc > 1 && s->argv[1][0] != '-')
 					root = s->argv[1];
@@ -1674,6 +1878,38 @@ reads_program_from_stdin(struct segment *s)
 	if (strcmp(s->name, "source") == 0 || strcmp(s->name, ".") == 0)
 		return s->argc < 2 || strcmp(s->argv[1], "/dev/stdin") == 0 ||
 		    strcmp(s->argv[1], "-") == 0;
+	/* at and batch read the job's commands from stdin. */
+	if (strcmp(s->name, "at") == 0 || strcmp(s->name, "batch") == 0) {
+		for (i = 1; i < s->argc; i++) {
+			if (strcmp(s->argv[i], "-f") == 0 ||
+			    strcmp(s->argv[i], "-l") == 0 ||
+			    strcmp(s->argv[i], "-r") == 0 ||
+			    strcmp(s->argv[i], "-d") == 0 ||
+			    strcmp(s->argv[i], "-c") == 0)
+				return 0;
+		}
+		return 1;
+	}
+	/* A root shell with nothing to run reads its commands from stdin. */
+	if (strcmp(s->name, "sudo") == 0 || strcmp(s->name, "doas") == 0 ||
+	    strcmp(s->name, "run0") == 0) {
+		for (i = 1; i < s->argc; i++) {
+			if (strcmp(s->argv[i], "-s") == 0 ||
+			    strcmp(s->argv[i], "-i") == 0 ||
+			    strcmp(s->argv[i], "--shell") == 0 ||
+			    strcmp(s->argv[i], "--login") == 0)
+				return 1;
+		}
+		return 0;
+	}
+	if (strcmp(s->name, "su") == 0 || strcmp(s->name, "runuser") == 0) {
+		for (i = 1; i < s->argc; i++) {
+			if (strcmp(s->argv[i], "-c") == 0 ||
+			    strcmp(s->argv[i], "--command") == 0)
+				return 0;
+		}
+		return 1;
+	}
 	if (!IN(s->name, shells) && !IN(s->name, interpreters) &&
 	    strncmp(s->name, "python", 6) != 0)
 		return 0;
@@ -1715,8 +1951,13 @@ bypass_segment(struct judge *j, const struct shtok_list *l,
 	    (has_rules(j->c, s->name) || IN(s->name, guarded) ||
 	    IN(s->name, shells)))
 		tech_add(j, TECH_OBFUSCATION);
-	if (strchr(w0, '/') != NULL && (IN(s->name, guarded) ||
-	    (w0[0] == '.' && has_rules(j->c, s->name))))
+	/*
+	 * By path, a guarded tool escapes PATH shims.  (Any command with
+	 * rules run as ./NAME used to count too; it is judged by its rules
+	 * like any other, and the hooks' trigger set names subcommands,
+	 * not every command that has one.)
+	 */
+	if (strchr(w0, '/') != NULL && IN(s->name, guarded))
 		tech_add(j, TECH_DIRECT_EXECUTION);
 	if (strcmp(s->name, "unset") == 0 || strcmp(s->name, "export") == 0) {
 		for (i = 1; i < s->argc; i++) {
@@ -1855,6 +2096,187 @@ judge_staged(struct judge *j, const char *data, int depth)
 		    sub.confidence * 0.8);
 }
 
+/*
+ * What a line assigns and stages, so that a later command can be seen
+ * for what it runs: "a=rm; $a -rf /", "IFS=,; c=rm,-rf,/; $c",
+ * "echo 'rm -rf ~' > x.sh && bash x.sh".
+ */
+struct linestate {
+	const char	*var[32];	/* NAME=value texts */
+	size_t		 nvar;
+	int		 ifs;		/* a one-character IFS, or 0 */
+	char		*file[8];	/* scripts written by echo/cat */
+	char		*text[8];
+	size_t		 nfile;
+};
+
+static void
+linestate_release(struct linestate *ls)
+{
+	size_t	i;
+
+	for (i = 0; i < ls->nfile; i++) {
+		free(ls->file[i]);
+		free(ls->text[i]);
+	}
+	memset(ls, 0, sizeof *ls);
+}
+
+/* The value assigned to the variable named by name[0..len), or NULL. */
+static const char *
+linestate_var(const struct linestate *ls, const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = ls->nvar; i > 0; i--) {
+		if (strncmp(ls->var[i - 1], name, len) == 0 &&
+		    ls->var[i - 1][len] == '=')
+			return ls->var[i - 1] + len + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Append word w to b with a variable assigned in this line, or the
+ * output of $(echo ...), put in its place.  Returns 1 if it did.
+ */
+static int
+expand_word(const struct linestate *ls, const char *w, struct buf *b)
+{
+	const char	*v, *p, *e = NULL;
+	size_t		 len = strlen(w);
+
+	if (w[0] == '$' && w[1] == '{' && len > 3 && w[len - 1] == '}')
+		v = linestate_var(ls, w + 2, len - 3);
+	else if (w[0] == '$' && (isalpha((unsigned char)w[1]) ||
+	    w[1] == '_'))
+		v = linestate_var(ls, w + 1, len - 1);
+	else
+		v = NULL;
+	if (v != NULL) {
+		for (p = v; *p != '\0'; p++)
+			buf_addc(b, ls->ifs != 0 && *p == ls->ifs ? ' ' : *p);
+		return 1;
+	}
+	if (strncmp(w, "$(", 2) == 0 && w[len - 1] == ')')
+		p = w + 2, e = w + len - 1;
+	else if (w[0] == '`' && len > 1 && w[len - 1] == '`')
+		p = w + 1, e = w + len - 1;
+	else
+		return 0;
+	while (p < e && *p == ' ')
+		p++;
+	if (strncmp(p, "echo ", 5) == 0)
+		p += 5;
+	else if (strncmp(p, "printf ", 7) == 0)
+		p += 7;
+	else
+		return 0;
+	for (; p < e; p++) {
+		if (*p != '\'' && *p != '"')
+			buf_addc(b, *p);
+	}
+	return 1;
+}
+
+/* Judge a command whose name is a variable or $(echo ...) expanded. */
+static void
+judge_expanded(struct judge *j, const struct linestate *ls,
+    struct segment *s, int depth)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i;
+	int		n = 0;
+
+	for (i = 0; i < s->argc; i++) {
+		if (i > 0)
+			buf_addc(&b, ' ');
+		if (s->wflags[i] & (SHW_VAR | SHW_CMDSUB))
+			n += expand_word(ls, s->argv[i], &b);
+		else
+			buf_adds(&b, s->argv[i]);
+	}
+	if (n > 0 && b.len > 0) {
+		const char *w = b.data;
+		char *name;
+
+		while (*w == ' ')
+			w++;
+		name = xstrndup(w, strcspn(w, " "));
+		if (has_rules(j->c, base_name(name)) ||
+		    IN(base_name(name), guarded) ||
+		    IN(base_name(name), shells))
+			tech_add(j, TECH_OBFUSCATION);
+		free(name);
+		judge_string(j, b.data, depth);
+	}
+	buf_release(&b);
+}
+
+/* Remember a script that echo, printf or cat <<EOF writes to a file. */
+static void
+stage_script(struct linestate *ls, const struct segment *s,
+    const char *heredoc)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i, k;
+
+	if (s->nredirs == 0 || ls->nfile >= sizeof ls->file /
+	    sizeof ls->file[0])
+		return;
+	if (strcmp(s->name, "cat") == 0 && heredoc != NULL)
+		buf_adds(&b, heredoc);
+	else if (strcmp(s->name, "echo") == 0 ||
+	    strcmp(s->name, "printf") == 0) {
+		for (k = 1; k < s->argc && s->argv[k][0] == '-'; k++)
+			;
+		for (i = k; i < s->argc; i++) {
+			if (i > k)
+				buf_addc(&b, ' ');
+			buf_adds(&b, s->argv[i]);
+		}
+	}
+	if (b.len == 0) {
+		buf_release(&b);
+		return;
+	}
+	for (i = 0; i < s->nredirs; i++) {
+		const char *t = strchr(s->redirs[i], ' ');
+
+		if (t == NULL || ls->nfile >= sizeof ls->file /
+		    sizeof ls->file[0])
+			continue;
+		ls->file[ls->nfile] = xstrdup(t + 1);
+		ls->text[ls->nfile++] = xstrdup(b.data);
+	}
+	buf_release(&b);
+}
+
+/* Judge a staged script when this command runs it. */
+static void
+judge_staged_run(struct judge *j, const struct linestate *ls,
+    const struct segment *s, int depth)
+{
+	const char	*f = NULL;
+	size_t		 i;
+
+	if (ls->nfile == 0)
+		return;
+	if (IN(s->name, shells) || strcmp(s->name, "source") == 0 ||
+	    strcmp(s->name, ".") == 0) {
+		for (i = 1; i < s->argc && s->argv[i][0] == '-'; i++)
+			;
+		if (i < s->argc)
+			f = s->argv[i];
+	} else
+		f = s->argv[0];
+	for (i = 0; f != NULL && i < ls->nfile; i++) {
+		if (strcmp(ls->file[i], f) == 0 || (strncmp(f, "./", 2) == 0
+		    && strcmp(ls->file[i], f + 2) == 0))
+			judge_string(j, ls->text[i], depth);
+	}
+}
+
 /* Judge every simple command of a tokenized line. */
 static void
 judge_list(struct judge *j, const struct shtok_list *l, int depth)
@@ -1870,8 +2292,21 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 	static char		 empty[1];
 	static char		 exportw[] = "export";
 	char			*echoed = NULL;
+	struct linestate	 ls;
 
 	shtok_commands(l, &cmds);
+	memset(&ls, 0, sizeof ls);
+	for (ci = 0; ci < cmds.n; ci++) {
+		for (k = 0; k < cmds.v[ci].nassign &&
+		    ls.nvar < sizeof ls.var / sizeof ls.var[0]; k++) {
+			const char *a = l->v[cmds.v[ci].assign[k]].text;
+
+			ls.var[ls.nvar++] = a;
+			if (strncmp(a, "IFS=", 4) == 0 && a[4] != '\0' &&
+			    a[5] == '\0')
+				ls.ifs = (unsigned char)a[4];
+		}
+	}
 
 	/* Function definitions named like a guarded command shadow it. */
 	for (k = 0; k < cmds.nfuncs; k++) {
@@ -1986,6 +2421,31 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 		/* xargs appends the words it reads to the command. */
 		if (s.stdin_text != NULL && segment_via(&s, "xargs"))
 			xargs_append(&s, s.stdin_text);
+		else if (segment_via(&s, "xargs") && cmd->piped_in && ci > 0 &&
+		    cmds.v[ci - 1].nargv > 0 && strcmp(base_name(l->v[
+		    cmds.v[ci - 1].argv[0]].text), "ls") == 0) {
+			/* ls lists the entries of its directories. */
+			struct shtok_cmd	*pc = &cmds.v[ci - 1];
+			struct buf		 lb = BUF_INIT;
+			const char		*a;
+
+			for (k = 1; k < pc->nargv; k++) {
+				a = l->v[pc->argv[k]].text;
+				if (a[0] == '-')
+					continue;
+				buf_addf(&lb, "%s%s%s ", a,
+				    a[strlen(a) - 1] == '/' ? "" : "/", "*");
+			}
+			if (lb.len == 0)
+				buf_adds(&lb, "*");
+			xargs_append(&s, lb.data);
+			buf_release(&lb);
+		}
+		/* A command named by a variable or $(echo ...). */
+		if (w0flags & (SHW_VAR | SHW_CMDSUB))
+			judge_expanded(j, &ls, &s, depth);
+		judge_staged_run(j, &ls, &s, depth);
+		stage_script(&ls, &s, stdin_data(l, cmd));
 		/* Dangerous text staged into a file by a here-document. */
 		if (!reads_program_from_stdin(&s) &&
 		    (data = stdin_data(l, cmd)) != NULL &&
@@ -2073,6 +2533,7 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 		free(echoed);
 		echoed = NULL;
 	}
+	linestate_release(&ls);
 	shtok_cmds_release(&cmds);
 }
 
@@ -2202,6 +2663,10 @@ fast_path(struct classifier *c, const char *line, size_t len, char *name,
 				    strcmp(w, "--prune") == 0 ||
 				    strcmp(w, "--output") == 0 ||
 				    strcmp(w, "--ext-diff") == 0)
+					ok = 0;
+				/* A cluster such as -df or -fD. */
+				if (w[0] == '-' && w[1] != '-' &&
+				    strpbrk(w + 1, "dDfmM") != NULL)
 					ok = 0;
 			}
 			if (ok && cmds.v[i].nargv > 2 && (strcmp(l.v[
@@ -2436,6 +2901,186 @@ classify_command(struct classifier *c, const char *line, size_t len,
 	}
 	free(key);
 	ret->classify_ms = now_ms() - t0;
+}
+
+/* ---- trigger words (the shell hooks' fast path) ---- */
+
+/*
+ * Commands the unwrapping, payload and bypass logic treat specially:
+ * wrappers, interpreters, shells and the words that can raise a bypass
+ * with no rule behind them.
+ */
+static const char *special[] = {
+	/* unwrap() */
+	"sudo", "doas", "pkexec", "run0", "env", "nice", "ionice", "nohup",
+	"time", "builtin", "setsid", "unbuffer", "caffeinate", "strace",
+	"ltrace", "fakeroot", "torsocks", "proxychains", "command", "npx",
+	"bunx", "pnpx", "exec", "timeout", "stdbuf", "chroot", "flock",
+	"busybox", "toybox", "ld-linux*", "ld.so", "ld-musl*", "xargs",
+	"parallel",
+	/* judge_payloads(), reads_program_from_stdin() */
+	"su", "runuser", "ssh", "eval", "watch", "find", "source", "at",
+	"batch", "docker", "podman", "nerdctl", "docker-compose", "kubectl",
+	"oc", "parallel-ssh", "pssh", "pdsh", "clush", "python*",
+	/* bypass_segment() */
+	"alias", "unalias", "function", "unset", "export", "declare",
+	"typeset", "expect", "autoexpect", "xdotool", "ydotool",
+	/*
+	 * Not listed: echo, printf, cat, yes and the decoders (base64,
+	 * xxd, rev, tr ...) matter only in a pipe or with a here-document,
+	 * and '|' and '<' are never in a trigger-free line.
+	 */
+};
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void
+words_add(char ***v, size_t *n, const char *w)
+{
+	if (*w == '\0')
+		return;
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = xstrdup(w);
+}
+
+/* The words that can make a line non-safe (see classify.h). */
+int
+classify_triggers(const struct classifier *c, struct buf *out)
+{
+	char			**v = NULL, *w, *p;
+	size_t			  n = 0, i, k;
+	const struct risk_rule	 *r;
+
+	/* Words already in out (learn_triggers()) are merged in. */
+	if (out->len > 0) {
+		char *copy = xstrdup(out->data);
+
+		for (w = strtok_r(copy, " ", &p); w != NULL;
+		    w = strtok_r(NULL, " ", &p))
+			words_add(&v, &n, w);
+		free(copy);
+	}
+	for (i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
+		words_add(&v, &n, guarded[i]);
+	for (i = 0; i < sizeof shells / sizeof shells[0]; i++)
+		words_add(&v, &n, shells[i]);
+	for (i = 0; i < sizeof interpreters / sizeof interpreters[0]; i++)
+		words_add(&v, &n, interpreters[i]);
+	for (i = 0; i < sizeof special / sizeof special[0]; i++)
+		words_add(&v, &n, special[i]);
+	for (i = 0; c != NULL && i < c->nrules; i++) {
+		r = &c->rules[i];
+		/*
+		 * A command with any rule: a safe rule has no verdict of its
+		 * own, but its name is the one a shadowing alias or a quoted
+		 * name would hide (has_rules()).
+		 */
+		/*
+		 * A rule with a subcommand needs that word as the first
+		 * positional: the word itself (and its basename) is enough,
+		 * so "cargo build" stays free while "cargo publish" is not.
+		 */
+		if (r->nkeywords > 0 && !r->line_scope)
+			;	/* the keywords below stand for the commands */
+		else if (r->nsub > 0) {
+			for (k = 0; k < r->sub[0].nalt; k++) {
+				words_add(&v, &n, r->sub[0].alt[k]);
+				words_add(&v, &n, base_name(r->sub[0].alt[k]));
+			}
+		} else {
+			for (k = 0; k < r->ncmds; k++)
+				words_add(&v, &n, r->cmds[k]);
+		}
+		for (k = 0; k < r->nvia; k++)
+			words_add(&v, &n, r->via[k]);
+		for (k = 0; k < r->ninput; k++)
+			words_add(&v, &n, r->input[k]);
+		/* Keywords that are not words (operators) are never typed
+		   in a trigger-free line; only words are listed. */
+		for (k = 0; k < r->nkeywords; k++) {
+			char	*kw = xstrdup(r->keywords[k]);
+			size_t	 kl = strlen(kw);
+
+			if (kl > 1 && kw[kl - 1] == '*')
+				kw[kl - 1] = '\0';
+			if (classify_trigger_free(kw, "") &&
+			    strchr(kw, ' ') == NULL)
+				words_add(&v, &n, r->keywords[k]);
+			free(kw);
+		}
+	}
+	qsort(v, n, sizeof *v, cmp_str);
+	buf_reset(out);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
+			continue;
+		if (out->len > 0)
+			buf_addc(out, ' ');
+		buf_adds(out, v[i]);
+	}
+	if (out->data == NULL)
+		buf_adds(out, "");
+	strv_free(v, n);
+	return 0;
+}
+
+/* Whether the word w (of length len) is in the trigger set. */
+static int
+trigger_hit(const char *w, size_t len, const char *triggers)
+{
+	const char	*t = triggers, *e;
+	size_t		 tl;
+
+	while (*t != '\0') {
+		while (*t == ' ')
+			t++;
+		if (*t == '\0')
+			break;
+		e = strchr(t, ' ');
+		tl = e != NULL ? (size_t)(e - t) : strlen(t);
+		if (tl > 1 && t[tl - 1] == '*') {
+			if (len >= tl - 1 && strncmp(w, t, tl - 1) == 0)
+				return 1;
+		} else if (tl == len && strncmp(w, t, len) == 0)
+			return 1;
+		t += tl;
+	}
+	return 0;
+}
+
+/* Whether line is trigger-free (see classify.h). */
+int
+classify_trigger_free(const char *line, const char *triggers)
+{
+	static const char	 allowed[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789 _./:,@%+-";
+	const char		*p, *w, *b;
+	size_t			 len;
+
+	for (p = line; *p != '\0'; p++) {
+		if (strchr(allowed, *p) == NULL)
+			return 0;
+	}
+	for (p = line; *p != '\0'; ) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		w = p;
+		while (*p != '\0' && *p != ' ')
+			p++;
+		len = (size_t)(p - w);
+		/* The basename: the text after the last '/'. */
+		for (b = w + len; b > w && b[-1] != '/'; b--)
+			;
+		if (trigger_hit(b, (size_t)(w + len - b), triggers))
+			return 0;
+	}
+	return 1;
 }
 
 /* Whether rule i matches line. */

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+struct buf;
 struct classifier;
 struct json_object;
 
@@ -79,6 +80,9 @@ struct risk_rule_info {
 	size_t		 nmatch;
 	char		**nomatch;	/* should-not-match examples */
 	size_t		 nnomatch;
+	int		 line_scope;	/* scope = line */
+	const char *const *keywords;	/* keywords = ... */
+	size_t		 nkeywords;
 };
 
 /* Number of loaded rules. */
@@ -94,5 +98,31 @@ const struct risk_rule_info *classifier_rule(const struct classifier *,
  */
 int		 classifier_rule_matches(struct classifier *, size_t i,
 		    const char *line);
+
+/*
+ * The words that can make a line non-safe: every command name of a rule
+ * (NAME* prefix names kept with the '*'), every `via` wrapper, every
+ * input_from command, every keyword of a rule with no command, and every
+ * command the bypass detection or the unwrapping logic treats specially
+ * (env, busybox, toybox, interpreters such as python*, perl, ruby, node,
+ * sh/bash/zsh/dash/ksh, eval, alias, function, command, builtin, exec,
+ * xargs, find, ssh, watch, sudo, doas, ...).  Learned overrides are
+ * applied by the daemon, not here: words already in out (learn_triggers()
+ * of learn.h) are merged in.  out is replaced by the set, space-separated,
+ * sorted and unique.  Returns 0.  See risk-rules/README.md, "Trigger
+ * words and the hooks' fast path".
+ */
+int		 classify_triggers(const struct classifier *, struct buf *out);
+
+/*
+ * Whether line is trigger-free for the set triggers (as made by
+ * classify_triggers()): (1) it has only the characters
+ * [A-Za-z0-9 _./:,@%+-], and (2) no space-separated word's basename (the
+ * text after its last '/') is in the set or starts with a prefix entry
+ * ("mkfs*").  The shell hooks mirror this, and also require that the
+ * first word is not an alias or function.  A trigger-free line always
+ * classifies safe with no bypass.
+ */
+int		 classify_trigger_free(const char *line, const char *triggers);
 
 #endif

@@ -440,3 +440,53 @@ learn_apply(struct learned *l, const char *line, struct verdict *v)
 	v->description = v->rule_name;
 	return 1;
 }
+
+/* The command names of the learned shapes that raise a verdict. */
+size_t
+learn_triggers(const struct learned *l, struct buf *out)
+{
+	const char	*p, *e;
+	size_t		 i, n = 0, len;
+	int		 cmdpos;
+
+	for (i = 0; l != NULL && i < l->n; i++) {
+		if (l->v[i].risk == RISK_SAFE)
+			continue;
+		cmdpos = 1;
+		for (p = l->v[i].shape; *p != '\0'; p = e) {
+			while (*p == ' ')
+				p++;
+			if (*p == '\0')
+				break;
+			e = strchr(p, ' ');
+			if (e == NULL)
+				e = p + strlen(p);
+			len = (size_t)(e - p);
+			if (len == 0)
+				continue;
+			/* Operators start a command; "NAME=" keeps the
+			   command position, as in learn_shape(). */
+			if (strchr("|&;", *p) != NULL) {
+				cmdpos = 1;
+				continue;
+			}
+			if (!cmdpos)
+				continue;
+			if (p[len - 1] == '=')
+				continue;
+			if (out->len > 0)
+				buf_addc(out, ' ');
+			buf_add(out, p, len);
+			if (len >= 64)
+				buf_addc(out, '*');
+			n++;
+			cmdpos = (len == 4 && (strncmp(p, "sudo", 4) == 0 ||
+			    strncmp(p, "nice", 4) == 0 ||
+			    strncmp(p, "time", 4) == 0)) ||
+			    (len == 3 && strncmp(p, "env", 3) == 0);
+		}
+	}
+	if (out->data == NULL)
+		buf_adds(out, "");
+	return n;
+}

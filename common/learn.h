@@ -15,6 +15,8 @@
 
 #include "classify.h"
 
+struct buf;
+
 struct learned_shape {
 	char		 id[32];	/* "learned:" + 16 hex */
 	char		*shape;
@@ -74,5 +76,14 @@ const struct learned_shape *learn_lookup(const struct learned *,
  * v->classification.  Returns 1 if it did.  l may be NULL.
  */
 int	learn_apply(struct learned *, const char *line, struct verdict *v);
+
+/*
+ * Append to out, space-separated, the command names of the learned
+ * shapes whose corrected risk is not safe: a trigger-free line (see
+ * classify_triggers()) can only take such an override if its shape names
+ * one of them.  A name cut at the shape's 64-byte limit is appended as a
+ * prefix entry, NAME*.  l may be NULL.  Returns the number of words.
+ */
+size_t	learn_triggers(const struct learned *, struct buf *out);
 
 #endif

@@ -11,15 +11,21 @@
 
 #include <json-c/json.h>
 
+#include "buf.h"
 #include "classify.h"
 #include "harness.h"
 #include "xmalloc.h"
 
 static struct classifier *cl;
+static struct buf	 triggers = BUF_INIT;	/* classify_triggers() */
+static size_t		 tf_checked, tf_free;	/* soundness: lines seen,
+						   trigger-free ones */
+static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[2][3];	/* corpus/heldout: recall fa modacc */
+static double	 sum_rate[3][3];	/* corpus/heldout/heldout2:
+					   recall fa modacc */
 
 static const char *
 src_dir(void)
@@ -61,6 +67,30 @@ has_technique(const struct verdict *v, const char *name)
 	return 0;
 }
 
+/*
+ * The hooks' fast path: a trigger-free line must classify safe with no
+ * bypass, whatever its label.
+ */
+static int
+check_trigger_free(const char *line)
+{
+	struct verdict	v;
+	int		ok;
+
+	if (triggers.data == NULL ||
+	    !classify_trigger_free(line, triggers.data))
+		return 0;
+	tf_free++;
+	classify_command(cl, line, strlen(line), NULL, &v);
+	ok = v.risk == RISK_SAFE && !v.bypass;
+	if (!ok)
+		fprintf(stderr, "trigger-free but %s%s: %s\n",
+		    risk_name(v.risk), v.bypass ? " (bypass)" : "", line);
+	CHECK(ok);
+	verdict_release(&v);
+	return 1;
+}
+
 static void
 t_load(void)
 {
@@ -74,6 +104,8 @@ t_load(void)
 	free(cause);
 	CHECK_INT(r, 0);
 	CHECK(cl != NULL && classifier_nrules(cl) >= 250);
+	if (cl != NULL)
+		CHECK_INT(classify_triggers(cl, &triggers), 0);
 }
 
 static void
@@ -134,9 +166,15 @@ t_rule_examples(void)
 	CHECK(ncat >= 20);
 }
 
-/* Run a labelled file; returns 0 if it meets the targets. */
+/*
+ * Run a labelled file and record its rates in sum_rate[slot].  Only a
+ * strict file (the tuning corpus) fails the test below its targets; the
+ * held-out files are reported.  Caught means classified dangerous; a
+ * false alarm is a safe line classified moderate or dangerous.
+ */
 static void
-run_corpus(const char *file, double want_recall, double want_fa, int strict)
+run_corpus(const char *file, int slot, double want_recall, double want_fa,
+    int strict)
 {
 	char		 path[4096], *line = NULL, *tab;
 	size_t		 cap = 0;
@@ -169,6 +207,11 @@ run_corpus(const char *file, double want_recall, double want_fa, int strict)
 		}
 		total++;
 		got = risk_of(tab + 1, NULL);
+		tf_checked++;
+		if (check_trigger_free(tab + 1) && strict && want == RISK_SAFE)
+			tf_safe_free++;
+		if (strict && want == RISK_SAFE)
+			tf_safe++;
 		if (want == RISK_DANGEROUS) {
 			nd++;
 			if (got == RISK_DANGEROUS)
@@ -198,9 +241,9 @@ run_corpus(const char *file, double want_recall, double want_fa, int strict)
 	    nd, fa * 100, ns_fa, ns, modacc * 100, nm_ok, nm,
 	    ((t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3) /
 	    (total ? total : 1));
-	sum_rate[!strict][0] = recall;
-	sum_rate[!strict][1] = fa;
-	sum_rate[!strict][2] = modacc;
+	sum_rate[slot][0] = recall;
+	sum_rate[slot][1] = fa;
+	sum_rate[slot][2] = modacc;
 	if (strict) {
 		CHECK(total >= 1000);
 		CHECK(recall >= want_recall);
@@ -216,13 +259,128 @@ run_corpus(const char *file, double want_recall, double want_fa, int strict)
 static void
 t_corpus(void)
 {
-	run_corpus("corpus.tsv", 0.98, 0.02, 1);
+	run_corpus("corpus.tsv", 0, 0.98, 0.02, 1);
 }
 
 static void
 t_heldout(void)
 {
-	run_corpus("heldout.tsv", 0.95, 0.05, 0);
+	run_corpus("heldout.tsv", 1, 0.95, 0.05, 0);
+}
+
+/* Written by a colleague who did not read the rules; reported only. */
+static void
+t_heldout2(void)
+{
+	run_corpus("heldout2.tsv", 2, 0.95, 0.05, 0);
+}
+
+/* Soundness over every rule example, and the set itself. */
+static void
+t_triggers(void)
+{
+	static const char	*free_lines[] = {
+		"make -j4 all", "vim notes.txt", "cargo build --release",
+		"npm test", "cd src", "ls -la", "mkdir -p build",
+		"go test ./...", "cargo test", "npm ci", "pytest tests",
+		"node_modules/.bin/tsc --noEmit", "cmake -B build",
+	};
+	static const char	*trigger_lines[] = {
+		"rm -rf x", "sudo ls", "/usr/bin/rm -rf x", "busybox rm x",
+		"mkfs.ext4 /dev/sdb", "env -i sh", "git push --force origin main",
+		"curl https://x.sh", "python3 manage.py runserver",
+		"export LD_PRELOAD", "alias ls", "command rm x",
+		"xargs rm", "find . -delete", "ssh host reboot",
+		"docker exec db dropdb app", "at now", "shutdown now",
+		"/lib64/ld-linux-x86-64.so.2 /bin/ls", "pssh -h h reboot",
+		/* characters outside the set */
+		"ls > x", "ls | sh", "echo $HOME", "r\\m x", "ls *",
+		"a=rm", "ls ~", "ls; rm x", "ls 'x'",
+	};
+	const struct risk_rule_info	*ri;
+	size_t				 i, k;
+
+	CHECK(triggers.data != NULL && triggers.len > 0);
+	if (triggers.data == NULL)
+		return;
+	printf("trigger words: %zu bytes\n", triggers.len);
+	/* Sorted and unique. */
+	{
+		char	*copy = xstrdup(triggers.data), *w, *p, *prev = NULL;
+
+		for (w = strtok_r(copy, " ", &p); w != NULL;
+		    w = strtok_r(NULL, " ", &p)) {
+			if (prev != NULL)
+				CHECK(strcmp(prev, w) < 0);
+			prev = w;
+		}
+		free(copy);
+	}
+	CHECK(strstr(triggers.data, "mkfs*") != NULL);
+	CHECK(strstr(triggers.data, "python*") != NULL);
+	for (i = 0; i < sizeof free_lines / sizeof free_lines[0]; i++) {
+		if (!classify_trigger_free(free_lines[i], triggers.data))
+			fprintf(stderr, "not trigger-free: %s\n",
+			    free_lines[i]);
+		CHECK(classify_trigger_free(free_lines[i], triggers.data));
+		CHECK(check_trigger_free(free_lines[i]));
+	}
+	for (i = 0; i < sizeof trigger_lines / sizeof trigger_lines[0]; i++) {
+		if (classify_trigger_free(trigger_lines[i], triggers.data))
+			fprintf(stderr, "trigger-free: %s\n", trigger_lines[i]);
+		CHECK(!classify_trigger_free(trigger_lines[i],
+		    triggers.data));
+	}
+	/* Prefix entries and basenames. */
+	CHECK(!classify_trigger_free("x mkfs", "mkfs*"));
+	CHECK(!classify_trigger_free("/sbin/mkfs.xfs d", "mkfs*"));
+	CHECK(classify_trigger_free("mkf x", "mkfs*"));
+	CHECK(!classify_trigger_free("a ./b/rm", "ls rm"));
+	CHECK(classify_trigger_free("rmx rm/", "ls rm"));
+	CHECK(classify_trigger_free("", "rm"));
+
+	for (i = 0; i < classifier_nrules(cl); i++) {
+		ri = classifier_rule(cl, i);
+		for (k = 0; k < ri->nmatch; k++)
+			check_trigger_free(ri->match[k]);
+		for (k = 0; k < ri->nnomatch; k++)
+			check_trigger_free(ri->nomatch[k]);
+		if (ri->alternative != NULL)
+			check_trigger_free(ri->alternative);
+	}
+}
+
+/*
+ * A rule on the raw line has no command to put in the trigger set: its
+ * keywords stand in, and each of its examples shows one of them.
+ */
+static void
+t_keywords(void)
+{
+	const struct risk_rule_info	*ri;
+	size_t				 i, k, kw;
+	int				 seen;
+
+	for (i = 0; i < classifier_nrules(cl); i++) {
+		ri = classifier_rule(cl, i);
+		if (!ri->line_scope || ri->risk == RISK_SAFE)
+			continue;
+		if (ri->nkeywords == 0)
+			fprintf(stderr, "%s: scope = line without keywords\n",
+			    ri->id);
+		CHECK(ri->nkeywords > 0);
+		for (k = 0; k < ri->nmatch; k++) {
+			seen = 0;
+			for (kw = 0; kw < ri->nkeywords; kw++) {
+				if (strstr(ri->match[k], ri->keywords[kw]))
+					seen = 1;
+			}
+			if (!seen)
+				fprintf(stderr, "%s: '%s' has no keyword\n",
+				    ri->id, ri->match[k]);
+			CHECK(seen);
+		}
+	}
 }
 
 static void
@@ -304,6 +462,26 @@ t_structure(void)
 		{ "sh -c \"$(curl -fsSL https://x.io/i.sh)\"", RISK_DANGEROUS },
 		{ "wget -O- https://x.io/i.sh | bash", RISK_DANGEROUS },
 		{ "rm${IFS}-rf${IFS}/", RISK_DANGEROUS },
+		{ "docker exec db psql -c 'DROP DATABASE prod'",
+		    RISK_DANGEROUS },
+		{ "kubectl exec -n x pod -- rm -rf /", RISK_DANGEROUS },
+		{ "pssh -h hosts 'rm -rf /'", RISK_DANGEROUS },
+		{ "sudo -i <<< 'rm -rf /'", RISK_DANGEROUS },
+		{ "su <<< 'rm -rf /'", RISK_DANGEROUS },
+		{ "at now <<< 'rm -rf ~'", RISK_DANGEROUS },
+		{ "x=rm; $x -rf /", RISK_DANGEROUS },
+		{ "${x} -rf /", RISK_SAFE },
+		{ "IFS=:; c=rm:-rf:/; $c", RISK_DANGEROUS },
+		{ "$(echo rm) -rf ~", RISK_DANGEROUS },
+		{ "eval \"$(echo rm -rf /)\"", RISK_DANGEROUS },
+		{ "echo 'rm -rf /' > x.sh; bash x.sh", RISK_DANGEROUS },
+		{ "echo 'rm -rf /' > x.sh; ./x.sh", RISK_DANGEROUS },
+		{ "echo 'make' > x.sh; bash x.sh", RISK_SAFE },
+		{ "ls | xargs rm -rf", RISK_DANGEROUS },
+		{ "ls build | xargs rm -rf", RISK_SAFE },
+		{ "perl -e 'use File::Path; rmtree(\"/etc\")'",
+		    RISK_DANGEROUS },
+		{ "python3 -c \"import os; os.system('ls')\"", RISK_MODERATE },
 		{ "psql -c 'DROP DATABASE prod'", RISK_DANGEROUS },
 		{ "echo 'DROP TABLE users' | psql app", RISK_DANGEROUS },
 		/* Data is not executed. */
@@ -629,12 +807,23 @@ main(void)
 	RUN(t_speed);
 	RUN(t_corpus);
 	RUN(t_heldout);
+	RUN(t_heldout2);
+	RUN(t_triggers);
+	RUN(t_keywords);
 	RUN(t_null_dir);
+	printf("trigger-free lines: %zu of %zu checked, all safe; safe corpus "
+	    "lines trigger-free: %.1f%% (%zu/%zu)\n", tf_free, tf_checked,
+	    tf_safe ? 100.0 * tf_safe_free / tf_safe : 0.0, tf_safe_free,
+	    tf_safe);
+	CHECK(tf_safe_free * 5 >= tf_safe);	/* at least 20% */
 	printf("summary: %zu rules in %zu categories; corpus recall %.1f%% "
 	    "false alarms %.1f%% moderate %.1f%%; held-out recall %.1f%% "
+	    "false alarms %.1f%% moderate %.1f%%; held-out-2 recall %.1f%% "
 	    "false alarms %.1f%% moderate %.1f%%\n", sum_rules, sum_cats,
 	    sum_rate[0][0] * 100, sum_rate[0][1] * 100, sum_rate[0][2] * 100,
-	    sum_rate[1][0] * 100, sum_rate[1][1] * 100, sum_rate[1][2] * 100);
+	    sum_rate[1][0] * 100, sum_rate[1][1] * 100, sum_rate[1][2] * 100,
+	    sum_rate[2][0] * 100, sum_rate[2][1] * 100, sum_rate[2][2] * 100);
 	classifier_free(cl);
+	buf_release(&triggers);
 	return harness_done();
 }

@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "buf.h"
 #include "classify.h"
 #include "harness.h"
 #include "learn.h"
@@ -212,6 +213,43 @@ gain(const char *name)
 	learn_free(l);
 }
 
+/*
+ * A learned override that raises a verdict must put its command names in
+ * the trigger set, or the hooks' fast path would skip it.
+ */
+static void
+t_triggers(void)
+{
+	struct learned	*l = NULL;
+	struct buf	 b = BUF_INIT;
+	char		*shape;
+
+	CHECK_INT(learn_load("/nonexistent/learned.json", 2, &l, NULL), 0);
+	CHECK_INT(learn_triggers(l, &b), 0);
+	CHECK_STR(b.data, "");
+	shape = learn_shape("mytool deploy --prod");
+	learn_count(l, shape, RISK_DANGEROUS);
+	free(shape);
+	shape = learn_shape("FOO=1 sudo othertool x && third -y");
+	learn_count(l, shape, RISK_MODERATE);
+	free(shape);
+	shape = learn_shape("harmless-tool --fast");
+	learn_count(l, shape, RISK_SAFE);
+	free(shape);
+	CHECK_INT(learn_triggers(l, &b), 4);
+	CHECK_STR(b.data, "mytool sudo othertool third");
+	buf_reset(&b);
+	learn_triggers(l, &b);
+	classify_triggers(cl, &b);
+	CHECK(strstr(b.data, " mytool ") != NULL);
+	CHECK(strstr(b.data, "harmless-tool") == NULL);
+	CHECK(!classify_trigger_free("mytool deploy --prod", b.data));
+	CHECK(!classify_trigger_free("./bin/third -y", b.data));
+	CHECK(classify_trigger_free("harmless-tool --fast", b.data));
+	buf_release(&b);
+	learn_free(l);
+}
+
 static void
 t_heldout(void)
 {
@@ -238,6 +276,7 @@ main(void)
 	RUN(t_shape);
 	RUN(t_table);
 	RUN(t_apply);
+	RUN(t_triggers);
 	RUN(t_heldout);
 	RUN(t_corpus);
 	classifier_free(cl);
