@@ -34,8 +34,12 @@ typeset -g __dlb_edit_id= __dlb_edit_t0=
 # The outcome of the line being run: pending flag, entry id, start time.
 typeset -g __dlb_out=0 __dlb_eid= __dlb_t0= __dlb_t0check=0
 zmodload zsh/net/socket 2>/dev/null && __dlb_zsocket=1
-# The kept connection: fd, socket path, last use; the last request's seq.
+# The kept connection: fd, socket path, last use; the last request's seq;
+# messages sent without a reply since the last reply (the fd blocks: a
+# stopped daemon must not fill the socket buffer until a write hangs the
+# shell, so after 32 of them a line waits for a verdict, within the budget).
 typeset -g __dlb_fd= __dlb_fd_path= __dlb_fd_t=0 __dlb_seq=0 __dlb_sys=0
+typeset -gi __dlb_ff=0
 zmodload zsh/system 2>/dev/null && __dlb_sys=1
 # The trigger words the daemon publishes next to its socket (see
 # __deliberate_triggers): words, prefix pattern, file identity, last look.
@@ -206,7 +210,10 @@ __deliberate_send() {
 	done
 	[[ -n $__dlb_fd ]] || return 3
 	__dlb_fd_t=$EPOCHREALTIME
-	[[ $2 == 1 ]] || return 0
+	if [[ $2 != 1 ]]; then
+		(( ++__dlb_ff ))
+		return 0
+	fi
 	(( end = EPOCHREALTIME + ${DELIBERATE_HOOK_TIMEOUT_MS:-90} / 1000.0 ))
 	while (( EPOCHREALTIME < end )); do
 		if (( __dlb_sys )); then
@@ -222,7 +229,7 @@ __deliberate_send() {
 			line=${buf%%$'\n'*}
 			buf=${buf#*$'\n'}
 			if [[ $line == *\"seq\":${__dlb_seq}[,\}]* ]]; then
-				__dlb_rep=$line
+				__dlb_rep=$line __dlb_ff=0
 				return 0
 			fi
 		done
@@ -331,7 +338,7 @@ __deliberate_ask() {
 		REPLY="\"$line\""
 	fi
 	(( ts = ${EPOCHREALTIME:-0} * 1000 ))
-	if [[ $rec != 0 ]] && __deliberate_fast "$line"; then
+	if [[ $rec != 0 ]] && (( __dlb_ff < 32 )) && __deliberate_fast "$line"; then
 		msg='{"v":1,"type":"event","ack":false,"source":"hook","shell":"zsh","action":"execute","line":'$REPLY$__dlb_ctx
 		[[ -t 0 ]] && msg+=',"isTTY":true' || msg+=',"isTTY":false'
 		if ! __deliberate_send "$msg,\"ts\":$ts}" 0; then
@@ -500,6 +507,7 @@ __deliberate_accept_line() {
 	# complete, so it needs no parse probe.  Anything unusual (no kept
 	# connection, a failed write, an edit under way) takes the full path.
 	if [[ -z $__dlb_done$__dlb_edit_id && -n $__dlb_fd && $#full -le 200 &&
+	    __dlb_ff -lt 32 &&
 	    ${DELIBERATE_FASTPATH-} != 0 && $full == [a-z]* &&
 	    $full != *[^a-zA-Z0-9\ _./:,@%+-]* ]] &&
 	    (( EPOCHREALTIME - __dlb_fd_t < 60 &&
@@ -540,6 +548,7 @@ __deliberate_accept_line() {
 		(( ts = EPOCHREALTIME * 1000 ))
 		if print -r -u $__dlb_fd -- "$msg,\"ts\":$ts}" 2>/dev/null; then
 			__dlb_fd_t=$EPOCHREALTIME __dlb_done=1
+			(( ++__dlb_ff ))
 			DELIBERATE_ACTION=allow DELIBERATE_RISK=safe
 			DELIBERATE_OK=fast DELIBERATE_ENTRY_ID= DELIBERATE_CHECK_ID=
 			# The next prompt reports the outcome to the last entry.

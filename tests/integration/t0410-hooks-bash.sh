@@ -221,6 +221,21 @@ t_timeout() {
 }
 test_expect_success 'no answer within the timeout cancels and records timeout' t_timeout
 
+t_stopped() {
+	# A stopped daemon: fire-and-forget lines must not fill the kept
+	# connection until a write blocks the shell.
+	kill -STOP "$(cat "$T/daemon.pid")"
+	test_when_finished 'kill -CONT "$(cat "$T/daemon.pid")"'
+	for i in $(seq 1 150); do
+		tsend b1 "echo stopped-$i"
+	done
+	twait b1 stopped-150 2
+	kill -CONT "$(cat "$T/daemon.pid")"
+	tsend b1 'echo after-stop'
+	ewait 'echo after-stop' execute
+}
+test_expect_success 'a stopped daemon never blocks the shell' t_stopped
+
 t_down() {
 	daemon_kill9
 	tsend b1 'echo down-1'
