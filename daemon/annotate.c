@@ -294,6 +294,9 @@ add_fields(struct daemon *d, struct json_object *req, const char *kind,
 	if (learn_save(learned, path) != 0)
 		log_warn("cannot write '%s', ignoring", path);
 	free(path);
+	/* A shape learned as risky may add a trigger word. */
+	if (to != RISK_SAFE)
+		fastpath_publish(d);
 	return NULL;
 }
 

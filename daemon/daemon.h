@@ -94,6 +94,10 @@ int	dgram_listen(struct daemon *, char **cause);
 void	dgram_read(struct daemon *);
 void	dgram_close(struct daemon *);
 
+/* fastpath.c: the hooks' trigger file next to the socket. */
+void	fastpath_publish(struct daemon *);
+void	fastpath_withdraw(struct daemon *);
+
 /* annotate.c */
 struct event;
 struct verdict;

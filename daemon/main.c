@@ -201,6 +201,7 @@ daemon_reload(struct daemon *d, const char *why)
 	config_release(&d->cfg);
 	d->cfg = cfg;
 	d->reloads++;
+	fastpath_publish(d);
 	log_info("%s: reloaded %zu redaction rules and the config (mode %s)",
 	    why, redactor_nrules(d->red), mode_name(d->cfg.mode));
 }
@@ -314,6 +315,7 @@ main(int argc, char **argv)
 	if (server_listen(&d, &cause) != 0)
 		fatalx("%s", cause);
 	write_pidfile(&d);
+	fastpath_publish(&d);
 	/* Analyzers are exec'd by a broker forked before the sandbox. */
 	if (analyze_start(&d, &cause) != 0) {
 		log_warnx("%s; AI analysis is off, ignoring", cause);
@@ -342,6 +344,7 @@ main(int argc, char **argv)
 	log_info("ready");
 	server_loop(&d);
 
+	fastpath_withdraw(&d);
 	server_shutdown(&d);
 	analyze_stop();
 	store_write_metadata(&d.store, anon_level_name(d.cfg.level),

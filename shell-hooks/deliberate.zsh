@@ -40,6 +40,11 @@ zmodload zsh/net/socket 2>/dev/null && __dlb_zsocket=1
 # shell, so after 32 of them a line waits for a verdict, within the budget).
 typeset -g __dlb_fd= __dlb_fd_path= __dlb_fd_t=0 __dlb_seq=0 __dlb_sys=0
 typeset -gi __dlb_ff=0
+# Whether the shell's stdin is a terminal, as sourced from the rc file: in
+# a zle widget fd 0 is not the terminal, and a line "not from a terminal"
+# reads as automation to the classifier.
+typeset -g __dlb_istty=',"isTTY":false'
+[[ -t 0 ]] && __dlb_istty=',"isTTY":true'
 zmodload zsh/system 2>/dev/null && __dlb_sys=1
 # The trigger words the daemon publishes next to its socket (see
 # __deliberate_triggers): words, prefix pattern, file identity, last look.
@@ -340,7 +345,7 @@ __deliberate_ask() {
 	(( ts = ${EPOCHREALTIME:-0} * 1000 ))
 	if [[ $rec != 0 ]] && (( __dlb_ff < 32 )) && __deliberate_fast "$line"; then
 		msg='{"v":1,"type":"event","ack":false,"source":"hook","shell":"zsh","action":"execute","line":'$REPLY$__dlb_ctx
-		[[ -t 0 ]] && msg+=',"isTTY":true' || msg+=',"isTTY":false'
+		msg+=$__dlb_istty
 		if ! __deliberate_send "$msg,\"ts\":$ts}" 0; then
 			__deliberate_reset down
 			return 3
@@ -352,7 +357,7 @@ __deliberate_ask() {
 	msg='{"v":1,"type":"check","source":"hook","shell":"zsh"'
 	[[ $rec == 0 ]] && msg+=',"record":false' || msg+=',"record":true'
 	msg+=",\"line\":$REPLY$__dlb_ctx"
-	[[ -t 0 ]] && msg+=',"isTTY":true' || msg+=',"isTTY":false'
+	msg+=$__dlb_istty
 	if ! __deliberate_send "$msg,\"ts\":$ts}" 1; then
 		__deliberate_reset down
 		return 3
@@ -544,7 +549,7 @@ __deliberate_accept_line() {
 		[[ $PWD$'\0'${TTY-}$'\0'${TERM-}$'\0'$DELIBERATE_SESSION$'\0'$PATH$'\0'${SUDO_UID+1} == "$__dlb_ctx_key" && -n $__dlb_ctx ]] ||
 		    __deliberate_context
 		msg='{"v":1,"type":"event","ack":false,"source":"hook","shell":"zsh","action":"execute","line":"'$full'"'$__dlb_ctx
-		[[ -t 0 ]] && msg+=',"isTTY":true' || msg+=',"isTTY":false'
+		msg+=$__dlb_istty
 		(( ts = EPOCHREALTIME * 1000 ))
 		if print -r -u $__dlb_fd -- "$msg,\"ts\":$ts}" 2>/dev/null; then
 			__dlb_fd_t=$EPOCHREALTIME __dlb_done=1

@@ -221,17 +221,42 @@ t_timeout() {
 }
 test_expect_success 'no answer within the timeout cancels and records timeout' t_timeout
 
+rcfile b4 ""
+bstart b4
+t_trigger_free() {
+	# The daemon publishes its trigger words next to the socket.
+	grep -q '^deliberate-triggers-v1 .* rm ' "$XDG_RUNTIME_DIR/deliberate/triggers"
+	tsend b4 'echo warm-up'
+	ewait 'echo warm-up' execute
+	# A line without trigger words does not wait for a verdict: with
+	# the daemon stopped it runs at once and warns nothing; a line with
+	# one (rm) waits, gets no answer and warns.
+	kill -STOP "$(cat "$T/daemon.pid")"
+	test_when_finished 'kill -CONT "$(cat "$T/daemon.pid")"'
+	tsend b4 'mkdir -p fastdir/leaf'
+	tsend b4 'echo marker-1'
+	twait b4 marker-1 2
+	test -d "$T/w/fastdir/leaf"
+	! tscreen b4 | grep -q 'daemon unreachable'
+	tsend b4 'rm -f fastdir/none'
+	twait b4 'daemon unreachable'
+	kill -CONT "$(cat "$T/daemon.pid")"
+	ewait 'mkdir -p fastdir/leaf' execute
+	test "$(efield 'mkdir -p fastdir/leaf' 'e["classification"]["riskLevel"]')" = safe
+}
+test_expect_success 'a line without trigger words is recorded without waiting' t_trigger_free
+
 t_stopped() {
 	# A stopped daemon: fire-and-forget lines must not fill the kept
 	# connection until a write blocks the shell.
 	kill -STOP "$(cat "$T/daemon.pid")"
 	test_when_finished 'kill -CONT "$(cat "$T/daemon.pid")"'
 	for i in $(seq 1 150); do
-		tsend b1 "echo stopped-$i"
+		tsend b4 "echo stopped-$i"
 	done
-	twait b1 stopped-150 2
+	twait b4 stopped-150 2
 	kill -CONT "$(cat "$T/daemon.pid")"
-	tsend b1 'echo after-stop'
+	tsend b4 'echo after-stop'
 	ewait 'echo after-stop' execute
 }
 test_expect_success 'a stopped daemon never blocks the shell' t_stopped

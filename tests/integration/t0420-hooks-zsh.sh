@@ -172,17 +172,42 @@ t_timeout() {
 }
 test_expect_success 'no answer within the timeout cancels and records timeout' t_timeout
 
+zrc z4 ""
+zstart z4
+t_trigger_free() {
+	# The daemon publishes its trigger words next to the socket.
+	grep -q '^deliberate-triggers-v1 .* rm ' "$XDG_RUNTIME_DIR/deliberate/triggers"
+	tsend z4 'echo warm-up'
+	ewait 'echo warm-up' execute
+	# A line without trigger words does not wait for a verdict: with
+	# the daemon stopped it runs at once and warns nothing; a line with
+	# one (rm) waits, gets no answer and warns.
+	kill -STOP "$(cat "$T/daemon.pid")"
+	test_when_finished 'kill -CONT "$(cat "$T/daemon.pid")"'
+	tsend z4 'mkdir -p fastdir/leaf'
+	tsend z4 'echo marker-1'
+	twait z4 marker-1 2
+	test -d "$T/w/fastdir/leaf"
+	! tscreen z4 | grep -q 'daemon unreachable'
+	tsend z4 'rm -f fastdir/none'
+	twait z4 'daemon unreachable'
+	kill -CONT "$(cat "$T/daemon.pid")"
+	ewait 'mkdir -p fastdir/leaf' execute
+	test "$(efield 'mkdir -p fastdir/leaf' 'e["classification"]["riskLevel"]')" = safe
+}
+test_expect_success 'a line without trigger words is recorded without waiting' t_trigger_free
+
 t_stopped() {
 	# A stopped daemon: fire-and-forget lines must not fill the kept
 	# connection until a write blocks the shell.
 	kill -STOP "$(cat "$T/daemon.pid")"
 	test_when_finished 'kill -CONT "$(cat "$T/daemon.pid")"'
 	for i in $(seq 1 150); do
-		tsend z1 "echo stopped-$i"
+		tsend z4 "echo stopped-$i"
 	done
-	twait z1 stopped-150 2
+	twait z4 stopped-150 2
 	kill -CONT "$(cat "$T/daemon.pid")"
-	tsend z1 'echo after-stop'
+	tsend z4 'echo after-stop'
 	ewait 'echo after-stop' execute
 }
 test_expect_success 'a stopped daemon never blocks the shell' t_stopped
