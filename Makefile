@@ -142,7 +142,8 @@ install: all
 	install -m 0755 $(BUILD)/deliberate $(BUILD)/deliberated $(BINDIR)/
 	for f in $(BUILD)/libdeliberate.so $(BUILD)/deliberate-bash.so; do \
 	    if [ -f $$f ]; then install -m 0755 $$f $(LIBDIR)/; fi; done
-	install -m 0644 redaction-rules/*.rules redaction-rules/README.md \
+	install -m 0644 redaction-rules/*.rules redaction-rules/safe-words.txt \
+	    redaction-rules/README.md \
 	    $(SHAREDIR)/redaction-rules/
 	for f in risk-rules/*.rules risk-rules/README.md; do \
 	    if [ -f $$f ]; then install -m 0644 $$f $(SHAREDIR)/risk-rules/; fi; done

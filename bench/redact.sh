@@ -8,7 +8,8 @@
 # independent.tsv,clean.txt,independent-clean.txt}, one per line, repeated
 # to about MB megabytes (default 5).
 #  * throughput: `deliberate redact --level minimal` over that file (best of
-#    3, process start-up included: it is negligible at this size);
+#    3, process start-up included: it is negligible at this size), and the
+#    same at standard (rules plus argument typing);
 #  * instructions per command line: callgrind totals for 1000 lines minus
 #    the totals for 1 line (start-up, rule compilation), divided by 999;
 #  * recall on the independent corpus (tests/lib/redact-corpus.py);
@@ -69,6 +70,11 @@ mbs_ours=$(awk -v b="$bytes" -v t="$t_ours" 'BEGIN { printf "%.1f", b / 1e6 / t 
 us_line=$(awk -v l="$lines" -v t="$t_ours" 'BEGIN { printf "%.2f", t * 1e6 / l }')
 echo "| redact corpus (commands, repeated) | $lines lines, $mb MB |"
 echo "| deliberate redact --level minimal throughput | $mbs_ours MB/s ($us_line us/line, ${t_ours}s) |"
+# standard: the rules plus argument typing (what the daemon writes by default)
+t_std=$(best_time 3 "$T/big.txt" "$DLB" redact --level standard)
+mbs_std=$(awk -v b="$bytes" -v t="$t_std" 'BEGIN { printf "%.1f", b / 1e6 / t }')
+us_std=$(awk -v l="$lines" -v t="$t_std" 'BEGIN { printf "%.2f", t * 1e6 / l }')
+echo "| deliberate redact --level standard throughput | $mbs_std MB/s ($us_std us/line, ${t_std}s) |"
 
 # callgrind: instructions per command line
 if command -v valgrind >/dev/null 2>&1; then

@@ -1,7 +1,8 @@
 /*
  * deliberate redact: redact lines from stdin with the rule set, as the
- * daemon would before writing.  --json prints per-line findings (rule id,
- * type, byte span) and never the secret itself.
+ * daemon redacts fullCommand before writing (at standard, free argument
+ * values become types).  --json prints per-line findings (rule id, type,
+ * byte span) and never the secret itself.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -63,7 +64,7 @@ cmd_redact(int argc, char **argv)
 			line[--n] = '\0';
 		buf_reset(&out);
 		f.n = 0;
-		redact_text(red, level, line, (size_t)n, &out, &f, NULL);
+		redact_line(red, level, line, (size_t)n, &out, &f, NULL);
 		if (!json) {
 			fwrite(out.data != NULL ? out.data : "", 1, out.len,
 			    stdout);

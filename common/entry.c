@@ -445,7 +445,7 @@ build_decision(const struct entry_env *env, const struct event *ev,
 	    ev->action : "execute"));
 	if (ev->modified != NULL) {
 		t0 = clock_mono_ms();
-		redact_text(env->red, env->cfg->level, ev->modified,
+		redact_line(env->red, env->cfg->level, ev->modified,
 		    strlen(ev->modified), &b, NULL, stats);
 		*redact_ms += clock_mono_ms() - t0;
 		json_object_object_add(d, "modifiedCommand", jstr(buf_str(&b)));
@@ -465,8 +465,9 @@ build_privacy(const struct entry_env *env, const struct redact_stats *st,
 	const struct config	*cfg = env->cfg;
 
 	p = json_object_new_object();
+	/* Typed argument values are counted, but are not "detected". */
 	json_object_object_add(p, "sensitiveDataDetected",
-	    json_object_new_boolean(st->count > 0));
+	    json_object_new_boolean(st->sensitive > 0));
 	json_object_object_add(p, "sensitiveDataTypes",
 	    strv_json(st->types, st->ntypes));
 	rs = json_object_new_object();

@@ -12,7 +12,11 @@
  *
  * Commands are cut into words by a small quote-aware lexer that keeps the
  * byte span of every word, so the labels in args are exactly those of
- * fullCommand.
+ * fullCommand.  At standard, a command line is rewritten by the rules
+ * first; then that text is lexed again and every argument word is typed
+ * (flags, shell syntax, labels and words of the vocabulary stay, other
+ * values become [FILE], [ARG] ...), and fullCommand and args are both
+ * built from the typed words.
  */
 #include "redact.h"
 
@@ -24,6 +28,7 @@
 #include <pcre2.h>
 #include <pwd.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,6 +63,13 @@ struct rrule {
 	size_t		 nallow;
 	char		**keywords;
 	size_t		 nkeywords;
+	int		 prio;		/* wins ties of equal length */
+};
+
+/* The vocabulary: lower-case words, open addressing. */
+struct vocab {
+	char	**slot;
+	size_t	  cap, n;
 };
 
 struct redactor {
@@ -65,6 +77,8 @@ struct redactor {
 	size_t			 nrules;	/* file rules */
 	size_t			 total;		/* plus built-in rules */
 	size_t			 user_rule;	/* index of the username rule */
+	size_t			 home_rule;	/* the user's home directory */
+	size_t			 arg_rule;	/* typed argument values */
 	size_t			 ntypes;
 	struct acmatch		*ac;
 	unsigned char		*run;		/* scratch: rules to run */
@@ -72,11 +86,16 @@ struct redactor {
 	pcre2_match_context	*mctx;
 	pcre2_jit_stack		*jstack;
 	char			*username;
+	char			*homes[REDACT_MAX_HOMES];
+	size_t			 nhomes;
+	struct vocab		 vocab;
 };
 
 struct span {
 	size_t	 start, end;
 	size_t	 rule;
+	int	 prio;			/* the rule's */
+	size_t	 homelen;		/* home-directory: prefix length */
 	char	*repl;			/* computed replacement, or NULL */
 };
 
@@ -103,10 +122,13 @@ struct lexed {
  * word, each alternative capturing "secret".
  */
 static const char *const redact_macros[][2] = {
-	{ "%VAL%", "(?:'(?<secret>[^'\\n]{1,512})'"
+	{ "%VAL%", "(?:\\$'(?<secret>[^'\\n]{1,512})'"
+	    "|'(?<secret>[^'\\n]{1,512})'"
 	    "|\"(?<secret>(?:[^\"\\\\\\n]|\\\\.){1,512})\""
 	    "|(?<secret>[^\\s'\"|;&<>()`]{1,512}))" },
 	{ "%END%", "(?![A-Za-z0-9])" },
+	{ "%ARGS%", "[^\\n;&|]{0,300}?(?:(?:'[^'\\n]{0,256}+'|\"[^\"\\n]{0,256}+\")"
+	    "[^\\n;&|]{0,300}?){0,3}" },
 	{ "%B%", "(?<![A-Za-z0-9_])" },
 };
 
@@ -479,12 +501,152 @@ fail:
 }
 
 static int
+word_in_list(const char *s, size_t n, const char *const *list)
+{
+	size_t	i;
+
+	for (i = 0; list[i] != NULL; i++) {
+		if (strlen(list[i]) == n && memcmp(list[i], s, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
 type_cmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static char	*username;	/* the real user's name, looked up once */
+static char	*home_pw;	/* and its home directory, and $HOME */
+static char	*home_env;
+static int	 homes_looked_up;
+
+#define VOCAB_MAX_WORD	64
+
+static uint32_t
+vocab_hash(const char *s, size_t n)
+{
+	uint32_t	h = 2166136261u;
+	size_t		i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)tolower((unsigned char)s[i]);
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void
+vocab_insert(struct vocab *v, const char *w, size_t n)
+{
+	size_t	i, j;
+	char	**old;
+	size_t	 oldcap;
+
+	if (v->n * 2 >= v->cap) {
+		old = v->slot;
+		oldcap = v->cap;
+		v->cap = v->cap == 0 ? 1024 : v->cap * 2;
+		v->slot = xcalloc(v->cap, sizeof *v->slot);
+		v->n = 0;
+		for (i = 0; i < oldcap; i++) {
+			if (old[i] == NULL)
+				continue;
+			j = vocab_hash(old[i], strlen(old[i])) & (v->cap - 1);
+			while (v->slot[j] != NULL)
+				j = (j + 1) & (v->cap - 1);
+			v->slot[j] = old[i];
+			v->n++;
+		}
+		free(old);
+	}
+	j = vocab_hash(w, n) & (v->cap - 1);
+	while (v->slot[j] != NULL) {
+		if (strlen(v->slot[j]) == n && strncasecmp(v->slot[j], w, n) ==
+		    0)
+			return;
+		j = (j + 1) & (v->cap - 1);
+	}
+	v->slot[j] = xstrndup(w, n);
+	for (i = 0; i < n; i++)
+		v->slot[j][i] = (char)tolower((unsigned char)v->slot[j][i]);
+	v->n++;
+}
+
+static int
+vocab_has(const struct vocab *v, const char *w, size_t n)
+{
+	size_t	j;
+
+	if (v->cap == 0 || n == 0 || n > VOCAB_MAX_WORD)
+		return 0;
+	j = vocab_hash(w, n) & (v->cap - 1);
+	while (v->slot[j] != NULL) {
+		if (strncasecmp(v->slot[j], w, n) == 0 && v->slot[j][n] == '\0')
+			return 1;
+		j = (j + 1) & (v->cap - 1);
+	}
+	return 0;
+}
+
+static void
+vocab_release(struct vocab *v)
+{
+	size_t	i;
+
+	for (i = 0; i < v->cap; i++)
+		free(v->slot[i]);
+	free(v->slot);
+	memset(v, 0, sizeof *v);
+}
+
+/*
+ * Read the vocabulary: words separated by blanks, '#' starts a comment.
+ * A missing file is an empty vocabulary (every free value is typed).
+ */
+static int
+vocab_load(struct vocab *v, const char *dir, char **cause)
+{
+	char	*path, *line = NULL, *p, *e;
+	size_t	 cap = 0;
+	int	 lineno = 0;
+	FILE	*fp;
+
+	xasprintf(&path, "%s/%s", dir, REDACT_SAFE_WORDS);
+	if ((fp = fopen(path, "re")) == NULL) {
+		free(path);
+		return 0;
+	}
+	while (getline(&line, &cap, fp) != -1) {
+		lineno++;
+		if ((p = strchr(line, '#')) != NULL)
+			*p = '\0';
+		for (p = line; *p != '\0'; p = e) {
+			while (isspace((unsigned char)*p))
+				p++;
+			for (e = p; *e != '\0' && !isspace((unsigned char)*e);
+			    e++)
+				;
+			if (e == p)
+				break;
+			if ((size_t)(e - p) > VOCAB_MAX_WORD) {
+				xasprintf(cause, "%s:%d: word longer than %d "
+				    "bytes", path, lineno, VOCAB_MAX_WORD);
+				free(line);
+				fclose(fp);
+				free(path);
+				return -EINVAL;
+			}
+			vocab_insert(v, p, (size_t)(e - p));
+		}
+	}
+	free(line);
+	fclose(fp);
+	free(path);
+	return 0;
+}
 
 /* Load a redactor. */
 int
@@ -506,7 +668,7 @@ redactor_load(const char *dir, struct redactor **ret, char **cause)
 		return -ENOENT;
 	}
 	r = xcalloc(1, sizeof *r);
-	r->rules = xcalloc(set.n + 1, sizeof *r->rules);
+	r->rules = xcalloc(set.n + 3, sizeof *r->rules);
 	for (i = 0; i < set.n; i++) {
 		for (j = 0; j < r->nrules; j++) {
 			if (strcmp(r->rules[j].id, set.v[i].id) == 0) {
@@ -524,14 +686,32 @@ redactor_load(const char *dir, struct redactor **ret, char **cause)
 	}
 	rule_set_release(&set);
 
-	/* The built-in username rule (standard). */
+	/* The built-in rules (standard): user name, home, typed values. */
 	r->user_rule = r->nrules;
 	ru = &r->rules[r->nrules];
 	ru->id = xstrdup("current-username");
 	ru->type = xstrdup("user");
 	ru->label = xstrdup("[REDACTED_USER]");
 	ru->level = ANON_STANDARD;
-	r->total = r->nrules + 1;
+	r->home_rule = r->nrules + 1;
+	ru = &r->rules[r->home_rule];
+	ru->id = xstrdup("home-directory");
+	ru->type = xstrdup("path");
+	ru->label = xstrdup("[HOME]");
+	ru->level = ANON_STANDARD;
+	ru->rewrite = REWRITE_PATH;
+	ru->prio = 1;
+	r->arg_rule = r->nrules + 2;
+	ru = &r->rules[r->arg_rule];
+	ru->id = xstrdup(REDACT_ARG_RULE);
+	ru->type = xstrdup(REDACT_ARG_TYPE);
+	ru->label = xstrdup("[ARG]");
+	ru->level = ANON_STANDARD;
+	r->total = r->nrules + 3;
+	if ((error = vocab_load(&r->vocab, dir, cause)) != 0) {
+		redactor_free(r);
+		return error;
+	}
 
 	types = xreallocarray(NULL, r->total, sizeof *types);
 	for (i = 0; i < r->total; i++)
@@ -571,10 +751,22 @@ redactor_load(const char *dir, struct redactor **ret, char **cause)
 	 * Look the name up once per process: a reload runs inside the
 	 * daemon's sandbox, where an NSS module must not be asked again.
 	 */
-	if (username == NULL && (pw = getpwuid(getuid())) != NULL)
-		username = xstrdup(pw->pw_name);
+	if (!homes_looked_up) {
+		homes_looked_up = 1;
+		if ((pw = getpwuid(getuid())) != NULL) {
+			username = xstrdup(pw->pw_name);
+			if (pw->pw_dir != NULL)
+				home_pw = xstrdup(pw->pw_dir);
+		}
+		if (getenv("HOME") != NULL)
+			home_env = xstrdup(getenv("HOME"));
+	}
 	if (username != NULL)
 		redactor_set_username(r, username);
+	if (home_pw != NULL)
+		redactor_add_home(r, home_pw);
+	if (home_env != NULL)
+		redactor_add_home(r, home_env);
 	*ret = r;
 	return 0;
 
@@ -607,6 +799,8 @@ redactor_free(struct redactor *r)
 	if (r->jstack != NULL)
 		pcre2_jit_stack_free(r->jstack);
 	free(r->username);
+	redactor_clear_homes(r);
+	vocab_release(&r->vocab);
 	free(r);
 	return NULL;
 }
@@ -636,6 +830,55 @@ redactor_set_username(struct redactor *r, const char *name)
 	r->username = xstrdup(name);
 }
 
+/* Forget the home directories. */
+void
+redactor_clear_homes(struct redactor *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nhomes; i++)
+		free(r->homes[i]);
+	r->nhomes = 0;
+}
+
+/* Add a home directory to redact as [HOME]. */
+void
+redactor_add_home(struct redactor *r, const char *dir)
+{
+	static const char *const roots[] = {
+		"/tmp", "/var", "/usr", "/etc", "/opt", "/srv", "/bin",
+		"/sbin", "/lib", "/lib64", "/dev", "/proc", "/sys", "/run",
+		"/boot", "/mnt", "/media", "/var/tmp", "/var/lib", "/usr/local",
+		"/home", "/Users", "/nonexistent", "/var/empty", "/snap",
+		"/nix", NULL
+	};
+	size_t	n, i;
+
+	if (dir == NULL || dir[0] != '/' || r->nhomes >= REDACT_MAX_HOMES)
+		return;
+	n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n < 2 || word_in_list(dir, n, roots))
+		return;
+	for (i = 0; i < n; i++) {
+		if (isspace((unsigned char)dir[i]))
+			return;
+	}
+	for (i = 0; i < r->nhomes; i++) {
+		if (strlen(r->homes[i]) == n && memcmp(r->homes[i], dir, n) == 0)
+			return;
+	}
+	r->homes[r->nhomes++] = xstrndup(dir, n);
+}
+
+/* Number of vocabulary words. */
+size_t
+redactor_nsafe(const struct redactor *r)
+{
+	return r->vocab.n;
+}
+
 /* Shannon entropy in bits per byte. */
 static double
 entropy_of(const char *s, size_t n)
@@ -656,6 +899,12 @@ entropy_of(const char *s, size_t n)
 	}
 	return h;
 }
+
+static const char *const own_markers[] = {
+	"[HOME]", "[PROJECT]", "[SUBDIR]", "[FILE]", "[PATH]", "[DIR]",
+	"[ARG]", "[STRING]", "[JSON]", "[HASH]", "[UUID]", "[NUMBER]",
+	"[MESSAGE]", "[FLAG]", NULL
+};
 
 /*
  * Is this secret a reference or a placeholder rather than a value: $VAR,
@@ -681,12 +930,23 @@ is_placeholder(const char *s, size_t n)
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
+	/* YOUR_API_KEY, your-token-here */
+	if (n > 5 && strncasecmp(s, "your", 4) == 0 && (s[4] == '-' ||
+	    s[4] == '_'))
+		return 1;
+	if (n > 5 && strncasecmp(s + n - 5, "-here", 5) == 0)
+		return 1;
 	if (memmem(s, n, "{{", 2) != NULL || memmem(s, n, "${", 2) != NULL ||
 	    memmem(s, n, "$(", 2) != NULL)
 		return 1;
 	if (memmem(s, n, "[REDACTED", 9) != NULL ||
 	    memmem(s, n, REDACT_TRUNCATED, strlen(REDACT_TRUNCATED)) != NULL)
 		return 1;
+	/* Our path and type markers: [HOME]/.config/x, [ARG]=ops. */
+	for (i = 0; memchr(s, '[', n) != NULL && own_markers[i] != NULL; i++) {
+		if (memmem(s, n, own_markers[i], strlen(own_markers[i])) != NULL)
+			return 1;
+	}
 	if (s[0] == '[' && s[n - 1] == ']') {
 		for (i = 1; i + 1 < n; i++) {
 			if (!isupper((unsigned char)s[i]) && s[i] != '_')
@@ -730,6 +990,8 @@ spans_add(struct spans *sp, size_t start, size_t end, size_t rule)
 	sp->v[sp->n].start = start;
 	sp->v[sp->n].end = end;
 	sp->v[sp->n].rule = rule;
+	sp->v[sp->n].prio = 0;
+	sp->v[sp->n].homelen = 0;
 	sp->v[sp->n].repl = NULL;
 	sp->n++;
 }
@@ -788,6 +1050,25 @@ rule_fail_closed(const struct rrule *ru, size_t idx, const char *in,
 }
 
 /*
+ * '$Maple2026pepper' in single quotes is a literal, not a reference; an
+ * all-capitals '$NAME' still reads as a placeholder.
+ */
+static int
+single_quoted_literal(const char *in, size_t len, size_t s, size_t e)
+{
+	size_t	i;
+
+	if (s == 0 || e >= len || in[s - 1] != '\'' || in[e] != '\'' ||
+	    in[s] != '$' || e - s < 2 || in[s + 1] == '(' || in[s + 1] == '{')
+		return 0;
+	for (i = s + 1; i < e; i++) {
+		if (islower((unsigned char)in[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Run one rule over in and append its accepted secret spans.  Returns 0,
  * or -1 when a match limit fired (spans were then added conservatively).
  */
@@ -824,7 +1105,8 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 		off = me > ms ? me : ms + 1;
 		if (s == PCRE2_UNSET || e <= s)
 			continue;
-		if (ru->rewrite != REWRITE_PATH && is_placeholder(in + s, e - s))
+		if (ru->rewrite != REWRITE_PATH && is_placeholder(in + s, e - s) &&
+		    !single_quoted_literal(in, len, s, e))
 			continue;
 		if (ru->entropy > 0 && entropy_of(in + s, e - s) < ru->entropy)
 			continue;
@@ -873,6 +1155,51 @@ username_spans(struct redactor *r, const char *in, size_t len,
 }
 
 static int
+is_pathend(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\'' ||
+	    c == '"' || c == '|' || c == ';' || c == '&' || c == '<' ||
+	    c == '>' || c == '(' || c == ')' || c == '`';
+}
+
+/*
+ * The user's own home directories, wherever they live: a whole path
+ * component sequence starting at a word boundary, up to the end of the
+ * path.  They win ties against the rules (other-abs-path's [PATH]).
+ */
+static void
+home_spans(struct redactor *r, const char *in, size_t len, struct spans *sp)
+{
+	const char	*h, *p;
+	size_t		 k, n, i, e;
+	int		 c;
+
+	for (k = 0; k < r->nhomes; k++) {
+		h = r->homes[k];
+		n = strlen(h);
+		for (i = 0; i + n <= len; i = (size_t)(p - in) + 1) {
+			if ((p = memmem(in + i, len - i, h, n)) == NULL)
+				break;
+			if (p > in) {
+				c = (unsigned char)p[-1];
+				if (isalnum(c) || strchr("_.~/]$@-", c) != NULL)
+					continue;
+			}
+			e = (size_t)(p - in) + n;
+			if (e < len && in[e] != '/' && in[e] != ':' &&
+			    in[e] != ',' && !is_pathend((unsigned char)in[e]))
+				continue;
+			while (e < len && in[e] != ':' && in[e] != ',' &&
+			    !is_pathend((unsigned char)in[e]))
+				e++;
+			spans_add(sp, (size_t)(p - in), e, r->home_rule);
+			sp->v[sp->n - 1].prio = 1;
+			sp->v[sp->n - 1].homelen = n;
+		}
+	}
+}
+
+static int
 span_prio_cmp(const void *a, const void *b)
 {
 	const struct span	*x = a, *y = b;
@@ -880,6 +1207,8 @@ span_prio_cmp(const void *a, const void *b)
 
 	if (lx != ly)
 		return lx > ly ? -1 : 1;
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
 	if (x->rule != y->rule)
 		return x->rule < y->rule ? -1 : 1;
 	if (x->start != y->start)
@@ -963,14 +1292,20 @@ word_in(const char *s, size_t n, const char *const *list)
  * Any other absolute path becomes [PATH].
  */
 static char *
-path_anon(const char *p, size_t n)
+path_anon(const char *p, size_t n, size_t homelen)
 {
 	struct buf	 b = BUF_INIT;
 	const char	*c[64], *q, *e = p + n;
-	size_t		 cl[64], nc = 0, i = 0, j;
+	size_t		 cl[64], nc = 0, i = 0, j, k;
 	int		 trailing;
 
-	if (n > 1 && p[0] == '~')
+	k = n > 10 && strncmp(p, "/var/home/", 10) == 0 ? 10 :
+	    n > 13 && strncmp(p, "/export/home/", 13) == 0 ? 13 : 0;
+	if (homelen > 0)
+		q = p + homelen;
+	else if (k > 0)
+		q = memchr(p + k, '/', n - k);
+	else if (n > 1 && p[0] == '~')
 		q = memchr(p, '/', n);
 	else if (n >= 5 && strncmp(p, "$HOME", 5) == 0)
 		q = p + 5;
@@ -1051,13 +1386,15 @@ redact_collect(struct redactor *r, enum anon_level level, const char *in,
 		if (rule_run(r, i, in, len, sp, 0) != 0)
 			limits++;
 	}
-	if (level >= ANON_STANDARD)
+	if (level >= ANON_STANDARD) {
 		username_spans(r, in, len, sp);
+		home_spans(r, in, len, sp);
+	}
 	spans_resolve(sp, len);
 	for (i = 0; i < sp->n; i++) {
 		if (r->rules[sp->v[i].rule].rewrite == REWRITE_PATH)
 			sp->v[i].repl = path_anon(in + sp->v[i].start,
-			    sp->v[i].end - sp->v[i].start);
+			    sp->v[i].end - sp->v[i].start, sp->v[i].homelen);
 	}
 	return limits;
 }
@@ -1104,9 +1441,20 @@ stats_add(const struct redactor *r, const struct spans *sp, int limits,
 		const struct rrule *ru = &r->rules[sp->v[i].rule];
 
 		stats->count++;
+		stats->sensitive++;
 		stats_insert(&stats->rule_ids, &stats->nrule_ids, ru->id);
 		stats_insert(&stats->types, &stats->ntypes, ru->type);
 	}
+}
+
+/* Count typed argument values: not sensitive data found, see redact.h. */
+static void
+stats_add_typed(const struct redactor *r, size_t n, struct redact_stats *st)
+{
+	if (st == NULL || n == 0)
+		return;
+	st->count += n;
+	stats_insert(&st->rule_ids, &st->nrule_ids, r->rules[r->arg_rule].id);
 }
 
 /*
@@ -1174,6 +1522,9 @@ lex_op(const char *p, size_t n)
 
 	while (d < n && isdigit((unsigned char)p[d]))
 		d++;
+	/* The common case, and the lexer asks at every byte. */
+	if (d == n || p[d] == '\0' || strchr("&<>|;()\n", p[d]) == NULL)
+		return 0;
 	for (i = 0; ops[i] != NULL; i++) {
 		l = strlen(ops[i]);
 		if (d > 0 && ops[i][0] != '<' && ops[i][0] != '>')
@@ -1364,6 +1715,878 @@ word_shape(const char *w, int assign)
 	return xstrdup("[ARG]");
 }
 
+/*
+ * Typing argument values at standard.  The input is a command line
+ * already rewritten by the rules, so labels ([REDACTED_*], [HOME] ...)
+ * are in place and are kept.  Flags, operators, quotes, variable
+ * references, small numbers and words of the vocabulary stay; any other
+ * value becomes one of the labels below.  Every output is a fixed point
+ * (typing it again changes nothing), so redaction stays idempotent.
+ */
+#define T_FILE		"[FILE]"	/* name.ext, last component of a path */
+#define T_DIR		"[DIR]"		/* other component of a path */
+#define T_PATH		"[PATH]"	/* the path of a URL */
+#define T_NUMBER	"[NUMBER]"	/* a number of more than 5 digits */
+#define T_HASH		"[HASH]"	/* hex of 7+ digits: git SHAs, digests */
+#define T_UUID		"[UUID]"
+#define T_STRING	"[STRING]"	/* quoted text of several free words */
+#define T_JSON		"[JSON]"	/* a quoted JSON document */
+#define T_ARG		"[ARG]"		/* any other value */
+
+#define TYPE_MAX_DEPTH	4
+
+enum role {
+	ROLE_ARG,		/* an argument */
+	ROLE_PROGRAM,		/* the program run by a wrapper (sudo X) */
+};
+
+struct typer {
+	const struct redactor	*r;
+	size_t			 ntyped;	/* labels emitted */
+	const char		*first;		/* first label, per word */
+	int			 depth;		/* $( ) nesting */
+};
+
+static void	type_text(struct typer *, const char *, size_t, struct buf *);
+static size_t	segment_end(const char *, size_t, size_t);
+static size_t	special_at(const char *, size_t);
+static void	type_word(struct typer *, const char *, size_t, enum role,
+		    struct buf *);
+
+static void
+type_emit(struct typer *t, struct buf *b, const char *label)
+{
+	buf_adds(b, label);
+	t->ntyped++;
+	if (t->first == NULL)
+		t->first = label;
+}
+
+static int
+is_label_n(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n < 3 || s[0] != '[' || s[n - 1] != ']')
+		return 0;
+	for (i = 1; i + 1 < n; i++) {
+		if (!isupper((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	}
+	return 1;
+}
+
+/* A label, or labels and the separators of a typed path or compound. */
+static int
+is_labels(const char *s, size_t n)
+{
+	size_t	i = 0, j;
+
+	while (i < n) {
+		if (s[i] == '[') {
+			for (j = i + 1; j < n && s[j] != ']'; j++)
+				;
+			if (j == n || !is_label_n(s + i, j + 1 - i))
+				return 0;
+			i = j + 1;
+		} else if (strchr("/@:,=.", s[i]) != NULL)
+			i++;
+		else
+			return 0;
+	}
+	return n > 0;
+}
+
+/* $VAR, ${VAR}, $1, $@ ... (not ${VAR:-default}). */
+static int
+is_varref(const char *s, size_t n)
+{
+	size_t	i, e;
+
+	if (n < 2 || s[0] != '$')
+		return 0;
+	if (n == 2 && strchr("0123456789@#?$!*-_", s[1]) != NULL)
+		return 1;
+	i = 1;
+	e = n;
+	if (s[1] == '{') {
+		if (s[n - 1] != '}')
+			return 0;
+		i = 2;
+		e = n - 1;
+		if (e > i && s[i] == '#')
+			i++;
+	}
+	if (i >= e || !(isalpha((unsigned char)s[i]) || s[i] == '_'))
+		return 0;
+	for (; i < e; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	}
+	return 1;
+}
+
+/* HEAD, HEAD~3, HEAD^^, @{u}, HEAD@{2}: relative git refs. */
+static int
+is_gitref(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n >= 4 && strncmp(s, "HEAD", 4) == 0)
+		i = 4;
+	else if (n >= 1 && s[0] == '@')
+		i = 1;
+	else
+		return 0;
+	while (i < n) {
+		if (s[i] == '~' || s[i] == '^')
+			i++;
+		else if (isdigit((unsigned char)s[i]))
+			i++;
+		else if (s[i] == '@' || s[i] == '{' || s[i] == '}' ||
+		    isalnum((unsigned char)s[i]))
+			i++;
+		else
+			return 0;
+	}
+	return 1;
+}
+
+/* *, *.log, **, *.tar.gz: a glob with no name in it. */
+static int
+is_glob_ext(const char *s, size_t n)
+{
+	size_t	i = 0;
+
+	while (i < n && (s[i] == '*' || s[i] == '?'))
+		i++;
+	if (i == 0)
+		return 0;
+	while (i < n) {
+		if (s[i] != '.')
+			return 0;
+		i++;
+		if (i == n || !isalnum((unsigned char)s[i]))
+			return 0;
+		while (i < n && isalnum((unsigned char)s[i]) && i < 64)
+			i++;
+	}
+	return 1;
+}
+
+static int
+is_uuid(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n != 36)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return 0;
+		} else if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A numeric literal: 0 (keep), 1 ([NUMBER]: long), or -1 (not one).
+ * Integers (signed), decimals, versions (v1.2.3), sizes and durations
+ * (10s, 512M, 1.5G, 80%), small hex (0x1f).
+ */
+static int
+numeric(const char *s, size_t n)
+{
+	size_t	i = 0, d = 0, dots = 0, u;
+
+	if (n > 0 && (s[0] == '+' || s[0] == '-'))
+		i++;
+	else if (n > 1 && (s[0] == 'v' || s[0] == 'V') &&
+	    isdigit((unsigned char)s[1]))
+		i++;
+	if (n > i + 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] ==
+	    'X')) {
+		for (u = i + 2; u < n && isxdigit((unsigned char)s[u]); u++)
+			;
+		if (u != n)
+			return -1;
+		return n - i - 2 <= 8 ? 0 : 1;
+	}
+	for (; i < n; i++) {
+		if (isdigit((unsigned char)s[i]))
+			d++;
+		else if (s[i] == '.' && d > 0 && i + 1 < n &&
+		    isdigit((unsigned char)s[i + 1]))
+			dots++;
+		else
+			break;
+	}
+	if (d == 0)
+		return -1;
+	u = n - i;
+	if (u > 3)
+		return -1;
+	for (; i < n; i++) {
+		if (!isalpha((unsigned char)s[i]) && s[i] != '%')
+			return -1;
+	}
+	if (dots == 0 && u == 0)
+		return d <= 5 ? 0 : 1;
+	return n <= 12 ? 0 : 1;
+}
+
+/* Hex of 7 or more digits with at least one digit and one letter. */
+static int
+is_hash(const char *s, size_t n)
+{
+	size_t	i, dig = 0, let = 0;
+
+	if (n < 7)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (isdigit((unsigned char)s[i]))
+			dig++;
+		else if (isxdigit((unsigned char)s[i]))
+			let++;
+		else
+			return 0;
+	}
+	return dig > 0 && let > 0;
+}
+
+/* name.ext: a stem, a dot, and an extension with a letter. */
+static int
+is_filename(const char *s, size_t n)
+{
+	const char	*dot = NULL;
+	size_t		 i, alpha = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '.')
+			dot = s + i;
+	}
+	if (dot == NULL || dot == s || (size_t)(s + n - dot - 1) == 0 ||
+	    s + n - dot - 1 > 10)
+		return 0;
+	for (i = (size_t)(dot - s) + 1; i < n; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return 0;
+		if (isalpha((unsigned char)s[i]))
+			alpha++;
+	}
+	return alpha > 0;
+}
+
+static int
+vocab_word(const struct typer *t, const char *s, size_t n)
+{
+	return vocab_has(&t->r->vocab, s, n);
+}
+
+/* Is an atom (no separators) kept as it is? */
+static int
+atom_kept(const struct typer *t, const char *s, size_t n)
+{
+	if (n == 0 || is_label_n(s, n) || vocab_word(t, s, n) ||
+	    is_varref(s, n) || is_gitref(s, n) || is_glob_ext(s, n))
+		return 1;
+	if (n == 1 && (isalnum((unsigned char)s[0]) ||
+	    strchr("*?.+-_%^~!", s[0]) != NULL))
+		return 1;
+	return numeric(s, n) == 0;
+}
+
+/* One atom: kept, or typed. */
+static void
+type_atom(struct typer *t, const char *s, size_t n, struct buf *b)
+{
+	if (atom_kept(t, s, n))
+		buf_add(b, s, n);
+	else if (is_uuid(s, n))
+		type_emit(t, b, T_UUID);
+	else if (numeric(s, n) == 1)
+		type_emit(t, b, T_NUMBER);
+	else if (is_hash(s, n) || (n > 9 && s[0] == '0' && s[1] == 'x' &&
+	    is_hash(s + 2, n - 2)))
+		type_emit(t, b, T_HASH);
+	else if (is_filename(s, n))
+		type_emit(t, b, T_FILE);
+	else
+		type_emit(t, b, T_ARG);
+}
+
+/*
+ * A value with separators (user@host, key=value,key=value, host:port,
+ * pkg@1.2): each atom is typed; when none is kept, the whole is one [ARG].
+ */
+static void
+type_compound(struct typer *t, const char *s, size_t n, struct buf *b)
+{
+	struct buf	 tmp = BUF_INIT;
+	size_t		 i, a = 0, kept = 0, atoms = 0, before = t->ntyped;
+	const char	*first = t->first;
+
+	for (i = 0; i <= n; i++) {
+		if (i < n && strchr("@:,=&", s[i]) == NULL)
+			continue;
+		if (i > a) {
+			atoms++;
+			if (atom_kept(t, s + a, i - a))
+				kept++;
+			type_atom(t, s + a, i - a, &tmp);
+		}
+		if (i < n)
+			buf_addc(&tmp, s[i]);
+		a = i + 1;
+	}
+	if (kept == 0 && atoms > 1) {
+		t->ntyped = before;
+		t->first = first;
+		type_emit(t, b, T_ARG);
+	} else
+		buf_add(b, tmp.data != NULL ? tmp.data : "", tmp.len);
+	buf_release(&tmp);
+}
+
+/*
+ * A path: ".", "..", "~", labels, variables, globs and words of the
+ * vocabulary stay; the last other component is [FILE] ([DIR] with a
+ * trailing slash), the others [DIR].
+ */
+static void
+type_path(struct typer *t, const char *s, size_t n, struct buf *b)
+{
+	size_t	i, a = 0;
+	int	last;
+
+	for (i = 0; i <= n; i++) {
+		if (i < n && s[i] != '/')
+			continue;
+		last = i == n;
+		if (i > a) {
+			if (atom_kept(t, s + a, i - a) ||
+			    (i - a <= 2 && s[a] == '.' && s[i - 1] == '.'))
+				buf_add(b, s + a, i - a);
+			else if (last)
+				type_emit(t, b, T_FILE);
+			else
+				type_emit(t, b, T_DIR);
+		}
+		if (i < n)
+			buf_addc(b, '/');
+		a = i + 1;
+	}
+}
+
+/* scheme://authority/path: the authority stays (rules typed it). */
+static int
+url_scheme_len(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n < 4 || !isalpha((unsigned char)s[0]))
+		return 0;
+	for (i = 1; i < n && i < 32 && (isalnum((unsigned char)s[i]) ||
+	    s[i] == '+' || s[i] == '.' || s[i] == '-'); i++)
+		;
+	if (i + 3 <= n && memcmp(s + i, "://", 3) == 0)
+		return (int)i + 3;
+	return 0;
+}
+
+static void
+type_url(struct typer *t, const char *s, size_t n, size_t sch,
+    struct buf *b)
+{
+	size_t	i;
+
+	for (i = sch; i < n && s[i] != '/' && s[i] != '?' && s[i] != '#';
+	    i++)
+		;
+	buf_add(b, s, i);
+	if (i == n || (i + 1 == n && s[i] == '/'))
+		buf_add(b, s + i, n - i);
+	else if (is_labels(s + i + 1, n - i - 1) && s[i] == '/')
+		buf_add(b, s + i, n - i);
+	else {
+		if (s[i] == '/')
+			buf_addc(b, '/');
+		type_emit(t, b, T_PATH);
+	}
+}
+
+/* +%Y-%m-%d, %H:%M: a date or printf format with no words in it. */
+static int
+is_datefmt(const char *s, size_t n)
+{
+	size_t	i, pct = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '%') {
+			if (i + 1 == n || !isalpha((unsigned char)s[i + 1]))
+				return 0;
+			pct++;
+			i++;
+		} else if (strchr("+-:/_. ,T", s[i]) == NULL)
+			return 0;
+	}
+	return pct > 0;
+}
+
+/* a..b, a...b: git ranges; each end is typed. */
+static void
+type_range(struct typer *t, const char *s, size_t n, struct buf *b)
+{
+	size_t	i = 0, a = 0;
+
+	while (i <= n) {
+		if (i < n && !(s[i] == '.' && i + 1 < n && s[i + 1] == '.')) {
+			i++;
+			continue;
+		}
+		if (i > a)
+			type_compound(t, s + a, i - a, b);
+		while (i < n && s[i] == '.')
+			buf_addc(b, s[i++]);
+		a = i;
+		if (i == n)
+			break;
+	}
+}
+
+/* A bare value: no quotes, no blanks. */
+static void
+type_value(struct typer *t, const char *s, size_t n, struct buf *b)
+{
+	size_t	sch, i;
+
+	if (n == 0)
+		return;
+	if (atom_kept(t, s, n) || is_labels(s, n)) {
+		buf_add(b, s, n);
+		return;
+	}
+	if ((sch = (size_t)url_scheme_len(s, n)) > 0) {
+		type_url(t, s, n, sch, b);
+		return;
+	}
+	if (memchr(s, '/', n) != NULL || s[0] == '~') {
+		/* host:path and user@host:path (scp, rsync, git) */
+		for (i = 0; i < n && s[i] != '/' && s[i] != ':'; i++)
+			;
+		if (i > 0 && i + 1 < n && s[i] == ':') {
+			type_compound(t, s, i, b);
+			buf_addc(b, ':');
+			type_path(t, s + i + 1, n - i - 1, b);
+		} else
+			type_path(t, s, n, b);
+		return;
+	}
+	if (is_datefmt(s, n)) {
+		buf_add(b, s, n);
+		return;
+	}
+	if (n > 4 && memmem(s, n, "..", 2) != NULL) {
+		type_range(t, s, n, b);
+		return;
+	}
+	/* key=value inside a value (--from-literal=user=x): the key stays. */
+	for (i = 0; i < n && i <= 64 && (isalnum((unsigned char)s[i]) ||
+	    s[i] == '_' || s[i] == '.' || s[i] == '-'); i++)
+		;
+	if (i > 0 && i + 1 < n && s[i] == '=' && s[i + 1] != '=' &&
+	    isalpha((unsigned char)s[0])) {
+		buf_add(b, s, i + 1);
+		type_value(t, s + i + 1, n - i - 1, b);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (strchr("@:,=&", s[i]) != NULL) {
+			type_compound(t, s, n, b);
+			return;
+		}
+	}
+	type_atom(t, s, n, b);
+}
+
+/* A JSON document in quotes: {..} or [..] that is not a label. */
+static int
+is_json(const char *s, size_t n)
+{
+	while (n > 0 && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	if (n < 2)
+		return 0;
+	if (s[0] == '{') {
+		for (n--, s++; n > 0 && isspace((unsigned char)*s); n--, s++)
+			;
+		return n > 0 && (*s == '"' || *s == '}');
+	}
+	return s[0] == '[' && strchr("{[\"0123456789]-", s[1]) != NULL;
+}
+
+/*
+ * The inside of quotes: split on blanks and typed word by word; when no
+ * word is kept and there are several, the whole is [STRING].
+ */
+static void
+type_quoted(struct typer *t, const char *s, size_t n, struct buf *b)
+{
+	struct buf	 tmp = BUF_INIT, one = BUF_INIT;
+	size_t		 i = 0, w, words = 0, kept = 0, before = t->ntyped;
+	const char	*first = t->first;
+
+	if (n == 0)
+		return;
+	if (is_json(s, n) && !is_labels(s, n)) {
+		type_emit(t, b, T_JSON);
+		return;
+	}
+	if (special_at(s, n) == 0 && segment_end(s, n, 0) == n &&
+	    s[0] != '\'' && s[0] != '"') {
+		type_word(t, s, n, ROLE_ARG, b);	/* "$(cmd)" */
+		return;
+	}
+	while (i < n) {
+		if (isspace((unsigned char)s[i])) {
+			buf_addc(&tmp, s[i++]);
+			continue;
+		}
+		for (w = i; i < n && !isspace((unsigned char)s[i]); i++)
+			;
+		words++;
+		buf_reset(&one);
+		type_word(t, s + w, i - w, ROLE_ARG, &one);
+		if (one.len == i - w && memcmp(one.data, s + w, i - w) == 0)
+			kept++;
+		buf_add(&tmp, one.data != NULL ? one.data : "", one.len);
+	}
+	if (kept == 0 && words > 1) {
+		t->ntyped = before;
+		t->first = first;
+		type_emit(t, b, T_STRING);
+	} else
+		buf_add(b, tmp.data != NULL ? tmp.data : "", tmp.len);
+	buf_release(&tmp);
+	buf_release(&one);
+}
+
+/*
+ * The end of a quoted or substituted segment starting at s[i] (a quote,
+ * "$'", "$(" or "`"), just past its closing byte; or (size_t)-1 when it
+ * is not closed.
+ */
+static size_t
+segment_end(const char *s, size_t n, size_t i)
+{
+	size_t	depth;
+	char	q;
+
+	if (s[i] == '$' && i + 1 < n && s[i + 1] == '\'') {
+		for (i += 2; i < n && s[i] != '\''; i++) {
+			if (s[i] == '\\' && i + 1 < n)
+				i++;
+		}
+		return i < n ? i + 1 : (size_t)-1;
+	}
+	if (s[i] == '$' && i + 1 < n && s[i + 1] == '(') {
+		depth = 1;
+		for (i += 2; i < n && depth > 0; i++) {
+			if (s[i] == '\\' && i + 1 < n)
+				i++;
+			else if (s[i] == '\'' || s[i] == '"') {
+				q = s[i];
+				for (i++; i < n && s[i] != q; i++) {
+					if (q == '"' && s[i] == '\\' &&
+					    i + 1 < n)
+						i++;
+				}
+			} else if (s[i] == '(')
+				depth++;
+			else if (s[i] == ')')
+				depth--;
+		}
+		return depth == 0 ? i : (size_t)-1;
+	}
+	q = s[i];
+	for (i++; i < n && s[i] != q; i++) {
+		if (q != '\'' && s[i] == '\\' && i + 1 < n)
+			i++;
+	}
+	return i < n ? i + 1 : (size_t)-1;
+}
+
+/* Does the word need quote-aware typing? */
+static size_t
+special_at(const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\'' || s[i] == '"' || s[i] == '`' ||
+		    (s[i] == '$' && i + 1 < n && (s[i + 1] == '(' ||
+		    s[i + 1] == '\'')))
+			return i;
+	}
+	return n;
+}
+
+/*
+ * A word with quotes or substitutions: a head that is a flag or NAME=
+ * followed by one quoted segment keeps the head and the quotes; $( ) and
+ * backquotes are typed as command lines; anything more mixed is [ARG].
+ */
+static void
+type_special(struct typer *t, const char *s, size_t n, size_t at,
+    struct buf *b)
+{
+	size_t	e, h;
+	int	ok_head;
+
+	e = segment_end(s, n, at);
+	/* The head: empty, a flag, a flag with '=', or NAME=. */
+	ok_head = at == 0;
+	if (at > 0 && s[0] == '-') {
+		for (h = 1; h < at && (isalnum((unsigned char)s[h]) ||
+		    s[h] == '-' || s[h] == '_' || s[h] == '.'); h++)
+			;
+		ok_head = h == at || (h + 1 == at && s[h] == '=');
+	} else if (at > 1 && s[at - 1] == '=') {
+		for (h = 0; h < at - 1 && (isalnum((unsigned char)s[h]) ||
+		    s[h] == '_' || s[h] == '.'); h++)
+			;
+		ok_head = h == at - 1 && !isdigit((unsigned char)s[0]);
+	}
+	if (!ok_head || e != n) {
+		type_emit(t, b, T_ARG);
+		return;
+	}
+	buf_add(b, s, at);
+	if (s[at] == '$' && s[at + 1] == '(') {
+		buf_add(b, "$(", 2);
+		if (t->depth < TYPE_MAX_DEPTH && n - at >= 3) {
+			t->depth++;
+			type_text(t, s + at + 2, n - at - 3, b);
+			t->depth--;
+			buf_addc(b, ')');
+		} else {
+			type_emit(t, b, T_ARG);
+			buf_addc(b, ')');
+		}
+	} else if (s[at] == '`') {
+		buf_addc(b, '`');
+		if (t->depth < TYPE_MAX_DEPTH && n - at >= 2) {
+			t->depth++;
+			type_text(t, s + at + 1, n - at - 2, b);
+			t->depth--;
+		} else
+			type_emit(t, b, T_ARG);
+		buf_addc(b, '`');
+	} else {
+		h = s[at] == '$' ? 2 : 1;
+		if (n - at < h + 1) {
+			type_emit(t, b, T_ARG);
+			return;
+		}
+		buf_add(b, s + at, h);
+		type_quoted(t, s + at + h, n - at - h - 1, b);
+		buf_addc(b, s[n - 1]);
+	}
+}
+
+/* A flag: its name stays; a value after '=' (or glued on) is typed. */
+static void
+type_flag(struct typer *t, const char *s, size_t n, struct buf *b)
+{
+	size_t	i, st;
+
+	st = s[1] == '-' ? 2 : 1;
+	for (i = st; i < n && (isalnum((unsigned char)s[i]) || s[i] == '-' ||
+	    s[i] == '_' || (st == 2 && s[i] == '.')); i++)
+		;
+	if (i == n) {
+		buf_add(b, s, n);
+		return;
+	}
+	if (s[i] == '=' && i > st) {
+		buf_add(b, s, i + 1);
+		type_value(t, s + i + 1, n - i - 1, b);
+		return;
+	}
+	if (st == 1 && i > st)
+		i = 2;		/* -I/usr/include, -o./out: a glued value */
+	buf_add(b, s, i);
+	type_value(t, s + i, n - i, b);
+}
+
+/* One word of a command line (with its quotes). */
+static void
+type_word(struct typer *t, const char *s, size_t n, enum role role,
+    struct buf *b)
+{
+	size_t	i, at;
+
+	if (n == 0)
+		return;
+	if (vocab_word(t, s, n) || is_label_n(s, n)) {
+		buf_add(b, s, n);
+		return;
+	}
+	if ((at = special_at(s, n)) < n) {
+		type_special(t, s, n, at, b);
+		return;
+	}
+	if (role == ROLE_PROGRAM) {
+		if (memchr(s, '/', n) != NULL)
+			type_path(t, s, n, b);
+		else
+			buf_add(b, s, n);
+		return;
+	}
+	if (s[0] == '-' && n > 1 && s[1] != '/' && s[1] != '.') {
+		type_flag(t, s, n, b);
+		return;
+	}
+	/* NAME=value: the name stays. */
+	for (i = 0; i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' ||
+	    s[i] == '.'); i++)
+		;
+	if (i > 0 && i <= 64 && i + 1 < n && s[i] == '=' && s[i + 1] != '=' &&
+	    !isdigit((unsigned char)s[0])) {
+		buf_add(b, s, i + 1);
+		type_value(t, s + i + 1, n - i - 1, b);
+		return;
+	}
+	type_value(t, s, n, b);
+}
+
+/* Wrappers whose first non-option word is the program they run. */
+static const struct wrapper {
+	const char	*name;
+	const char	*valopts;	/* short options that take a value */
+} wrappers[] = {
+	{ "sudo", "ugCDhprtTU" }, { "doas", "uC" }, { "env", "uCS" },
+	{ "nice", "n" }, { "ionice", "cnp" }, { "nohup", "" },
+	{ "time", "fo" }, { "timeout", "sk" }, { "exec", "a" },
+	{ "command", "" }, { "builtin", "" }, { "xargs", "IndPLsEa" },
+	{ "watch", "nd" }, { "strace", "opeusS" }, { "ltrace", "oseu" },
+	{ "stdbuf", "ioe" }, { "chrt", "" }, { "taskset", "" },
+	{ "setsid", "" }, { "unbuffer", "" }, { "flock", "wE" },
+	{ "caffeinate", "t" }, { "torsocks", "" }, { "proxychains", "f" },
+	{ "proxychains4", "f" }, { "runuser", "ug" }, { "firejail", "" },
+	{ "systemd-run", "pu" }, { "chroot", "" }, { "unshare", "" },
+	{ "nsenter", "t" }, { "faketime", "" }, { "catchsegv", "" },
+	{ NULL, NULL }
+};
+
+static const struct wrapper *
+wrapper_find(const char *s, size_t n)
+{
+	const char	*sl;
+	size_t		 i;
+
+	for (sl = s + n; sl > s && sl[-1] != '/'; sl--)
+		;
+	n -= (size_t)(sl - s);
+	for (i = 0; wrappers[i].name != NULL; i++) {
+		if (strlen(wrappers[i].name) == n &&
+		    memcmp(wrappers[i].name, sl, n) == 0)
+			return &wrappers[i];
+	}
+	return NULL;
+}
+
+/*
+ * Type every token of a lexed (rule-redacted) line; returns one malloc'd
+ * text per token.  Command names stay (a relative or absolute path is
+ * typed like a path); so does the program a wrapper runs.  If ret_first
+ * is given, it gets each token's first label (or NULL).
+ */
+static char **
+type_tokens(struct typer *t, const char *in, const struct lexed *lx,
+    const char **ret_first)
+{
+	const struct wrapper	*wr = NULL;
+	struct buf		 b = BUF_INIT;
+	char			**tt;
+	const char		*s;
+	size_t			 i, n;
+	int			 vnext = 0;
+
+	tt = xcalloc(lx->n + 1, sizeof *tt);
+	for (i = 0; i < lx->n; i++) {
+		s = in + lx->v[i].start;
+		n = lx->v[i].end - lx->v[i].start;
+		buf_reset(&b);
+		buf_add(&b, "", 0);
+		t->first = NULL;
+		if (lx->v[i].op) {
+			buf_add(&b, s, n);
+			wr = NULL;
+			vnext = 0;
+		} else if (lx->v[i].cmd) {
+			if (memchr(s, '/', n) != NULL && special_at(s, n) == n)
+				type_path(t, s, n, &b);
+			else
+				buf_add(&b, s, n);
+			wr = wrapper_find(s, n);
+			vnext = 0;
+		} else if (wr != NULL && !vnext && s[0] != '-' &&
+		    !lx->v[i].assign && numeric(s, n) != 0 &&
+		    memchr(s, '=', n) == NULL) {
+			type_word(t, s, n, ROLE_PROGRAM, &b);
+			wr = wrapper_find(s, n);
+		} else {
+			type_word(t, s, n, ROLE_ARG, &b);
+			vnext = wr != NULL && n == 2 && s[0] == '-' &&
+			    strchr(wr->valopts, s[1]) != NULL;
+		}
+		if (ret_first != NULL)
+			ret_first[i] = t->first;
+		tt[i] = buf_detach(&b, NULL);
+	}
+	buf_release(&b);
+	return tt;
+}
+
+/* Put typed tokens back between the original gaps. */
+static void
+stitch(const char *in, size_t len, const struct lexed *lx, char **tt,
+    struct buf *out)
+{
+	size_t	i, at = 0;
+
+	for (i = 0; i < lx->n; i++) {
+		if (lx->v[i].start > at)
+			buf_add(out, in + at, lx->v[i].start - at);
+		buf_adds(out, tt[i]);
+		at = lx->v[i].end;
+	}
+	if (len > at)
+		buf_add(out, in + at, len - at);
+}
+
+/* Type a whole (nested) command line. */
+static void
+type_text(struct typer *t, const char *in, size_t len, struct buf *out)
+{
+	struct lexed	  lx = { NULL, 0, 0 };
+	char		**tt;
+	size_t		  i;
+
+	lex_line(in, len, &lx);
+	tt = type_tokens(t, in, &lx, NULL);
+	stitch(in, len, &lx, tt, out);
+	for (i = 0; i < lx.n; i++)
+		free(tt[i]);
+	free(tt);
+	free(lx.v);
+}
+
 /* The redacted text of token t: spans overlapping it become labels. */
 static char *
 token_text(const struct redactor *r, const char *in, const struct lextok *t,
@@ -1492,6 +2715,189 @@ redact_text(struct redactor *r, enum anon_level level, const char *in,
 	return 0;
 }
 
+/*
+ * A command line at standard: the rules' rewrite, lexed again and typed.
+ * Fills the typed text of every token (and its first label and input
+ * span, for findings) and the typed line.
+ */
+struct typed_line {
+	struct buf	  red;		/* the rules' rewrite */
+	struct lexed	  lx;		/* its tokens */
+	char		**tt;		/* typed text per token */
+	const char	**first;	/* first typing label per token */
+	struct buf	  full;		/* the typed line */
+	size_t		  ntyped;
+};
+
+static void
+typed_line_build(struct redactor *r, const char *in, size_t n,
+    const struct spans *sp, struct typed_line *tl)
+{
+	struct typer	t = { r, 0, NULL, 0 };
+
+	memset(tl, 0, sizeof *tl);
+	buf_add(&tl->red, "", 0);
+	rewrite_range(r, in, 0, n, sp, &tl->red);
+	lex_line(tl->red.data, tl->red.len, &tl->lx);
+	tl->first = xcalloc(tl->lx.n + 1, sizeof *tl->first);
+	tl->tt = type_tokens(&t, tl->red.data, &tl->lx, tl->first);
+	buf_add(&tl->full, "", 0);
+	stitch(tl->red.data, tl->red.len, &tl->lx, tl->tt, &tl->full);
+	tl->ntyped = t.ntyped;
+}
+
+static void
+typed_line_release(struct typed_line *tl)
+{
+	size_t	i;
+
+	for (i = 0; i < tl->lx.n; i++)
+		free(tl->tt[i]);
+	free(tl->tt);
+	free(tl->first);
+	free(tl->lx.v);
+	buf_release(&tl->red);
+	buf_release(&tl->full);
+}
+
+/*
+ * The input span of a byte range of the rules' rewrite: bytes outside
+ * the spans map one to one, a label maps to its whole span.
+ */
+static void
+map_back(const struct redactor *r, const struct spans *sp, size_t rs,
+    size_t re, size_t *ret_s, size_t *ret_e)
+{
+	size_t	i, in_at = 0, out_at = 0, l, s = (size_t)-1, e = 0;
+
+	for (i = 0; i <= sp->n; i++) {
+		size_t gs = i < sp->n ? sp->v[i].start : (size_t)-1;
+		size_t gap = gs - in_at;
+
+		/* the copied gap [out_at, out_at + gap) */
+		if (i < sp->n || rs < re) {
+			size_t a = rs > out_at ? rs : out_at;
+			size_t z = i < sp->n ? (re < out_at + gap ? re :
+			    out_at + gap) : re;
+
+			if (a < z) {
+				if (s == (size_t)-1)
+					s = in_at + (a - out_at);
+				e = in_at + (z - out_at);
+			}
+		}
+		if (i == sp->n)
+			break;
+		out_at += gap;
+		l = strlen(span_text(r, &sp->v[i]));
+		if (rs < out_at + l && re > out_at) {
+			if (s == (size_t)-1)
+				s = sp->v[i].start;
+			e = sp->v[i].end;
+		}
+		out_at += l;
+		in_at = sp->v[i].end;
+	}
+	*ret_s = s == (size_t)-1 ? 0 : s;
+	*ret_e = e;
+}
+
+/* Redact one command line as fullCommand. */
+int
+redact_line(struct redactor *r, enum anon_level level, const char *in,
+    size_t len, struct buf *out, struct redact_findings *findings,
+    struct redact_stats *stats)
+{
+	struct spans		 sp = { NULL, 0, 0 };
+	struct typed_line	 tl;
+	struct redact_finding	*f;
+	size_t			 n, i;
+	int			 limits;
+
+	if (level != ANON_STANDARD)
+		return redact_text(r, level, in, len, out, findings, stats);
+	if (r == NULL || (in == NULL && len > 0))
+		return -EINVAL;
+	buf_add(out, "", 0);
+	n = redact_cap(in, len);
+	limits = redact_collect(r, level, in, n, &sp);
+	typed_line_build(r, in, n, &sp, &tl);
+	buf_add(out, tl.full.data, tl.full.len);
+	if (n < len) {
+		if (tl.full.len > 0)
+			buf_addc(out, ' ');
+		buf_adds(out, REDACT_TRUNCATED);
+	}
+	redact_findings_add(r, &sp, findings);
+	for (i = 0; findings != NULL && i < tl.lx.n; i++) {
+		if (tl.first[i] == NULL)
+			continue;
+		if (findings->n == findings->alloc) {
+			findings->alloc = findings->alloc == 0 ? 8 :
+			    findings->alloc * 2;
+			findings->v = xreallocarray(findings->v,
+			    findings->alloc, sizeof *findings->v);
+		}
+		f = &findings->v[findings->n++];
+		f->rule_id = r->rules[r->arg_rule].id;
+		f->type = r->rules[r->arg_rule].type;
+		f->label = tl.first[i];
+		map_back(r, &sp, tl.lx.v[i].start, tl.lx.v[i].end, &f->start,
+		    &f->end);
+	}
+	stats_add(r, &sp, limits, stats);
+	stats_add_typed(r, tl.ntyped, stats);
+	typed_line_release(&tl);
+	spans_release(&sp);
+	return 0;
+}
+
+static int
+redact_command_std(struct redactor *r, const char *line, size_t len,
+    struct redacted_cmd *ret, struct redact_stats *stats)
+{
+	struct spans		 sp = { NULL, 0, 0 };
+	struct typed_line	 tl;
+	struct buf		 full = BUF_INIT;
+	size_t			 n, i, cmd = (size_t)-1;
+	char			*w;
+	int			 limits;
+
+	n = redact_cap(line, len);
+	limits = redact_collect(r, ANON_STANDARD, line, n, &sp);
+	typed_line_build(r, line, n, &sp, &tl);
+	buf_add(&full, tl.full.data, tl.full.len);
+	if (n < len) {
+		if (full.len > 0)
+			buf_addc(&full, ' ');
+		buf_adds(&full, REDACT_TRUNCATED);
+	}
+	ret->full = buf_detach(&full, NULL);
+	ret->args = xcalloc(tl.lx.n + 2, sizeof *ret->args);
+	for (i = 0; i < tl.lx.n; i++) {
+		if (tl.lx.v[i].op)
+			w = xstrdup(tl.tt[i]);
+		else
+			w = unquote(tl.tt[i], strlen(tl.tt[i]));
+		if (tl.lx.v[i].cmd && cmd == (size_t)-1) {
+			cmd = i;
+			ret->command = basename_of(w);
+			free(w);
+			continue;
+		}
+		ret->args[ret->nargs++] = w;
+	}
+	if (ret->command == NULL)
+		ret->command = xstrdup("");
+	if (n < len)
+		ret->args[ret->nargs++] = xstrdup(REDACT_TRUNCATED);
+	stats_add(r, &sp, limits, stats);
+	stats_add_typed(r, tl.ntyped, stats);
+	typed_line_release(&tl);
+	spans_release(&sp);
+	return 0;
+}
+
 /* Redact a command line. */
 int
 redact_command(struct redactor *r, enum anon_level level, const char *line,
@@ -1507,6 +2913,8 @@ redact_command(struct redactor *r, enum anon_level level, const char *line,
 	memset(ret, 0, sizeof *ret);
 	if (r == NULL || (line == NULL && len > 0))
 		return -EINVAL;
+	if (level == ANON_STANDARD)
+		return redact_command_std(r, line, len, ret, stats);
 	n = redact_cap(line, len);
 	limits = redact_collect(r, level, line, n, &sp);
 	lex_line(line, n, &lx);

@@ -6,8 +6,12 @@
  *
  * Levels (privacy.retention.anonymizationLevel):
  *   minimal	credentials only
- *   standard	credentials, paths, users, domains, emails, IPs, and argument
- *		values that are not flags or known-safe words become types
+ *   standard	credentials, paths (the user's own home directory wherever
+ *		it lives), users, domains, emails, IPs; and in a command
+ *		line (redact_command(), redact_line()) every argument value
+ *		that is not a flag, shell syntax or a word of the vocabulary
+ *		redaction-rules/safe-words.txt becomes a type ([FILE], [ARG],
+ *		[STRING] ...).  Free text (redact_text()) is not typed.
  *   maximum	only the command name and the shape of its arguments
  */
 #ifndef REDACT_H
@@ -62,9 +66,22 @@ struct redact_stats {
 	size_t		  ntypes;
 	int		  limit_hit;	/* a match limit fired; redacted
 					   conservatively */
+	size_t		  sensitive;	/* spans found by rules (count minus
+					   typed argument values) */
 };
 
-#define REDACT_STATS_INIT { 0, NULL, 0, NULL, 0, 0 }
+#define REDACT_STATS_INIT { 0, NULL, 0, NULL, 0, 0, 0 }
+
+/*
+ * Typing a free argument value at standard is counted in count, under the
+ * rule id REDACT_ARG_RULE; its type REDACT_ARG_TYPE is not put in types
+ * (that list names sensitive data found by rules) nor in sensitive.
+ */
+#define REDACT_ARG_RULE		"argument-type"
+#define REDACT_ARG_TYPE		"argument"
+
+/* The vocabulary file, in the rule directory; optional. */
+#define REDACT_SAFE_WORDS	"safe-words.txt"
 
 /* A command line redacted as fullCommand, command and args. */
 struct redacted_cmd {
@@ -97,6 +114,21 @@ size_t		 redactor_ntypes(const struct redactor *);
 void		 redactor_set_username(struct redactor *, const char *);
 
 /*
+ * Home directories redacted as [HOME] at standard and above, wherever
+ * they live (/var/lib/jenkins, /srv/users/bob ...), besides the patterns
+ * /home/USER, /Users/USER, /root, /var/home/USER, /export/home/USER, ~
+ * and $HOME.  The default is the home of the real user id (passwd) and
+ * $HOME, looked up once per process.  "/", a system root ("/tmp", "/var"
+ * ...) and relative paths are ignored.  At most REDACT_MAX_HOMES.
+ */
+#define REDACT_MAX_HOMES	4
+void		 redactor_clear_homes(struct redactor *);
+void		 redactor_add_home(struct redactor *, const char *dir);
+
+/* Number of words in the vocabulary (safe-words.txt). */
+size_t		 redactor_nsafe(const struct redactor *);
+
+/*
  * Run only rule id over in, with its allow-lists and entropy gate, and
  * return the byte span of the first secret it finds.  For tests and
  * "deliberate rules test".  Returns 0, -ENOENT for no match, -EINVAL for
@@ -116,8 +148,19 @@ int	redact_text(struct redactor *, enum anon_level, const char *in,
 	    struct redact_stats *stats);
 
 /*
+ * Redact one command line as fullCommand is redacted (at standard, free
+ * argument values become types) into out (appended); for "deliberate
+ * redact" and a modified command.  findings and stats as in redact_text();
+ * a typed value is reported as rule REDACT_ARG_RULE with the span of its
+ * word in the input.
+ */
+int	redact_line(struct redactor *, enum anon_level, const char *in,
+	    size_t len, struct buf *out, struct redact_findings *findings,
+	    struct redact_stats *stats);
+
+/*
  * Redact a command line into fullCommand, command and args, so that the
- * same secret gets the same label everywhere.  stats may be NULL.
+ * same secret or value gets the same label everywhere.  stats may be NULL.
  */
 int	redact_command(struct redactor *, enum anon_level, const char *line,
 	    size_t len, struct redacted_cmd *ret, struct redact_stats *stats);

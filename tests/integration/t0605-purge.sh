@@ -3,6 +3,11 @@
 # bad arguments, and a purge while a writer hammers the daemon.
 . "$(dirname "$0")/../lib/test-lib.sh"
 . "$(dirname "$0")/t06-lib-lifecycle.inc"
+
+# The marker words below must reach the dataset as they are: this test is
+# about purging, not the standard level's argument typing (t0320 covers that).
+mkdir -p "$DELIBERATE_HOME" && echo "anonymizationLevel = minimal" >>"$DELIBERATE_HOME/config"
+
 have jq || skip_all "jq is missing"
 
 export DELIBERATE_NOW=2026-05-20T12:00:00Z

@@ -53,7 +53,7 @@ test_expect_success 'a CLI log on a full disk fails with a clear error' '
 test_expect_success 'when space returns, writing resumes' '
 	rm -f "$T/small/filler" &&
 	deliberate log -- echo room-again &&
-	tail -n 1 "$(today_file)" | jq -e ".command.fullCommand == \"echo room-again\"" &&
+	tail -n 1 "$(today_file)" | jq -e ".command.fullCommand == \"echo [ARG]\"" &&
 	deliberate status --json | jq -e "(.diskFull | not)" &&
 	grep_f "writing again after a full disk" "$T/daemon.log" &&
 	validate_entries "$(today_file)"

@@ -23,6 +23,8 @@ static size_t		 fig_lines, fig_clean, fig_secrets, fig_left;
 static size_t		 fig_fp, fig_cleanlines;
 static double		 fig_patho, fig_us;
 
+static char	*line_std(const char *);
+
 static char *
 red(enum anon_level level, const char *in)
 {
@@ -49,6 +51,9 @@ t_load(void)
 	free(dir);
 	if (R != NULL) {
 		redactor_set_username(R, "johndoe");
+		redactor_clear_homes(R);
+		redactor_add_home(R, "/srv/users/bob");
+		redactor_add_home(R, "/var/lib/jenkins/");
 		CHECK(redactor_nrules(R) >= 150);
 		CHECK(redactor_ntypes(R) >= 60);
 	}
@@ -202,12 +207,17 @@ t_corpus_secrets(void)
 			}
 		}
 		redacted_cmd_release(&c);
-		/* Idempotence at minimal and standard. */
-		for (i = 0; i < 2; i++) {
+		/* Idempotence at minimal and standard, text and command. */
+		for (i = 0; i < 3; i++) {
 			char *once, *twice;
 
-			once = red((enum anon_level)i, f[0]);
-			twice = red((enum anon_level)i, once);
+			once = i < 2 ? red((enum anon_level)i, f[0]) :
+			    line_std(f[0]);
+			twice = i < 2 ? red((enum anon_level)i, once) :
+			    line_std(once);
+			if (strcmp(once, twice) != 0)
+				fprintf(stderr, "not idempotent: %s\n  -> %s\n"
+				    "  -> %s\n", f[0], once, twice);
 			CHECK_STR(twice, once);
 			free(once);
 			free(twice);
@@ -258,6 +268,15 @@ t_corpus_clean(void)
 		    &c, NULL), 0);
 		CHECK_STR(c.full, line);
 		redacted_cmd_release(&c);
+		/* Typing at standard is idempotent too. */
+		out = line_std(line);
+		{
+			char *twice = line_std(out);
+
+			CHECK_STR(twice, out);
+			free(twice);
+		}
+		free(out);
 	}
 	free(line);
 	fclose(fp);
@@ -422,6 +441,388 @@ t_levels(void)
 	free(out);
 }
 
+
+/* Standard level: command lines in, fullCommand out (see safe-words.txt). */
+static const char *const std_table[][2] = {
+	{ "curl -H 'Authorization: Bearer sk-1234567890' https://api.example.com",
+	    "curl -H 'Authorization: Bearer [REDACTED_API_KEY]' https://[REDACTED_DOMAIN]" },
+	{ "mysql -u admin -p MyP@ssw0rd",
+	    "mysql -u [REDACTED_USER] -p [REDACTED_PASSWORD]" },
+	{ "cat /home/johndoe/projects/secret-project/src/main.py",
+	    "cat [HOME]/[PROJECT]/[SUBDIR]/[FILE]" },
+	{ "git push -u origin feature/acme-merger --force-with-lease=main",
+	    "git push -u origin feature/[FILE] --force-with-lease=main" },
+	{ "git checkout -b feature/acme-merger",
+	    "git checkout -b feature/[FILE]" },
+	{ "git commit -m \"Fix Project Falcon billing for alice-smith\"",
+	    "git commit -m \"[MESSAGE]\"" },
+	{ "git log --oneline -n 20",
+	    "git log --oneline -n 20" },
+	{ "git show a1b2c3d4e5",
+	    "git show [HASH]" },
+	{ "git reset --hard HEAD~3",
+	    "git reset --hard HEAD~3" },
+	{ "git rebase -i origin/main",
+	    "git rebase -i origin/main" },
+	{ "git diff e83c5163316f89bfbde7d9ab23ca2e25604af290..HEAD -- src/acme/merger.py",
+	    "git diff [HASH]..HEAD -- src/[DIR]/[FILE]" },
+	{ "git clone https://github.com/alice-smith/acme-merger.git",
+	    "git clone https://github.com/[PATH]" },
+	{ "git stash pop",
+	    "git stash pop" },
+	{ "grep -r 'Falcon Ridge deal' .",
+	    "grep -r '[STRING]' ." },
+	{ "grep -rn \"TODO\" src/",
+	    "grep -rn \"TODO\" src/" },
+	{ "grep -i acme-merger notes.md | wc -l",
+	    "grep -i [ARG] [FILE] | wc -l" },
+	{ "cp notes-for-alice.txt /tmp/",
+	    "cp [FILE] /tmp/" },
+	{ "mv diagnosis-2024.pdf ~/Documents/medical/",
+	    "mv [FILE] [HOME]/Documents/[SUBDIR]/" },
+	{ "ssh -p 2222 deploy@10.0.0.7",
+	    "ssh -p 2222 [REDACTED_USER]@[REDACTED_IP]" },
+	{ "scp report.pdf bob@fileserver:/srv/reports/",
+	    "scp [FILE] [REDACTED_USER]@[ARG]:/srv/reports/" },
+	{ "psql -h db.acme.internal -U analytics -d acme_customers",
+	    "psql -h [REDACTED_DOMAIN] -U [REDACTED_USER] -d [ARG]" },
+	{ "docker run -d --name acme-db -p 5432:5432 -e POSTGRES_PASSWORD=hunter2 postgres:15",
+	    "docker run -d --name [ARG] -p 5432:5432 -e POSTGRES_PASSWORD=[REDACTED_PASSWORD] postgres:15" },
+	{ "docker exec -it acme-db psql",
+	    "docker exec -it [ARG] psql" },
+	{ "docker build -t registry.acme.io/acme-merger:1.2.3 .",
+	    "docker build -t [REDACTED_DOMAIN]/[FILE] ." },
+	{ "docker compose up -d --build",
+	    "docker compose up -d --build" },
+	{ "kubectl get pods -n acme-prod",
+	    "kubectl get pods -n [ARG]" },
+	{ "kubectl logs -f deployment/acme-api --tail=100",
+	    "kubectl logs -f deployment/[FILE] --tail=100" },
+	{ "kubectl apply -f k8s/deployment.yaml",
+	    "kubectl apply -f k8s/deployment.yaml" },
+	{ "helm upgrade --install acme-release ./charts/acme -n acme-prod",
+	    "helm upgrade --install [ARG] ./charts/[FILE] -n [ARG]" },
+	{ "make deploy-acme",
+	    "make [ARG]" },
+	{ "make -j4 all",
+	    "make -j4 all" },
+	{ "npm run build",
+	    "npm run build" },
+	{ "npm install lodash@4.17.21",
+	    "npm install [ARG]@4.17.21" },
+	{ "yarn add left-pad",
+	    "yarn add [ARG]" },
+	{ "python3 manage.py migrate",
+	    "python3 manage.py migrate" },
+	{ "python script.py --user alice --out results-q3.csv",
+	    "python [FILE] --user [ARG] --out [FILE]" },
+	{ "tar -czf backup-alice.tar.gz ~/Documents",
+	    "tar -czf [FILE] [HOME]/Documents" },
+	{ "find . -name '*.log' -mtime +7 -delete",
+	    "find . -name '*.log' -mtime +7 -delete" },
+	{ "curl -X POST -H 'Content-Type: application/json' -d '{\"name\":\"alice\",\"role\":\"admin\"}' https://api.example.com/users",
+	    "curl -X POST -H 'Content-Type: application/json' -d '[JSON]' https://[REDACTED_DOMAIN]/[PATH]" },
+	{ "sudo systemctl restart nginx",
+	    "sudo systemctl restart nginx" },
+	{ "sudo -u postgres psql -c 'select * from patients'",
+	    "sudo -u postgres psql -c 'select * from [ARG]'" },
+	{ "echo hello > notes-for-alice.txt",
+	    "echo hello > [FILE]" },
+	{ "ls -la | grep acme",
+	    "ls -la | grep [ARG]" },
+	{ "head -5 notes.txt",
+	    "head -5 [FILE]" },
+	{ "kill -9 12345",
+	    "kill -9 12345" },
+	{ "kill -TERM 1234567",
+	    "kill -TERM [NUMBER]" },
+	{ "FOO=bar ./run-acme.sh --verbose",
+	    "FOO=bar ./[FILE] --verbose" },
+	{ "./configure --prefix=/usr/local",
+	    "./configure --prefix=/usr/local" },
+	{ "rm -rf node_modules build",
+	    "rm -rf node_modules build" },
+	{ "chmod 755 /usr/local/bin/acme-tool",
+	    "chmod 755 /usr/local/bin/[FILE]" },
+	{ "chown alice:staff project-falcon.docx",
+	    "chown [ARG] [FILE]" },
+	{ "echo $(cat acme-notes.txt)",
+	    "echo $(cat [FILE])" },
+	{ "terraform apply -var 'env=acme-prod' -auto-approve",
+	    "terraform apply -var 'env=[ARG]' -auto-approve" },
+	{ "aws s3 cp s3://acme-bucket/reports/q3.csv .",
+	    "aws s3 cp s3://[REDACTED_DOMAIN]/[PATH] ." },
+	{ "systemctl status acme-worker.service",
+	    "systemctl status [FILE]" },
+	{ "journalctl -u nginx --since yesterday",
+	    "journalctl -u nginx --since yesterday" },
+	{ "dd if=/dev/zero of=/dev/sda bs=1M count=100",
+	    "dd if=/dev/zero of=/dev/sda bs=1M count=100" },
+	{ "bash -c 'cp notes-alice.txt /tmp && ls'",
+	    "bash -c 'cp [FILE] /tmp && ls'" },
+	{ "cd ~/projects/acme-merger",
+	    "cd [HOME]/[PROJECT]" },
+	{ "cargo build --release -p acme-core",
+	    "cargo build --release -p [ARG]" },
+	{ "go test ./... -run TestAcmeMerger",
+	    "go test ./... -run [ARG]" },
+	{ "docker ps -a --filter name=acme",
+	    "docker ps -a --filter name=[ARG]" },
+	{ "echo 550e8400-e29b-41d4-a716-446655440000",
+	    "echo [UUID]" },
+	{ "date +%Y-%m-%d",
+	    "date +%Y-%m-%d" },
+	{ "pip install \"django>=4.2,<5\"",
+	    "pip install \"[ARG]=4.2,[ARG]\"" },
+	{ "ls /srv/users/bob/acme/plan.txt",
+	    "ls [HOME]/[PROJECT]/[FILE]" },
+	{ "cat /var/lib/jenkins/workspace/acme-merger/build.log",
+	    "cat [HOME]/[PROJECT]/[FILE]" },
+	{ "echo \"it's\" 'unclosed",
+	    "echo \"[ARG]\" [ARG]" },
+	{ "ls -la | grep acme > /tmp/acme-list.txt 2>&1",
+	    "ls -la | grep [ARG] > /tmp/[FILE] 2>&1" },
+	{ "history | grep 'ssh alice'",
+	    "history | grep 'ssh [ARG]'" },
+	{ "sed -i 's/alice/bob/g' notes.md",
+	    "sed -i 's/[DIR]/[DIR]/g' [FILE]" },
+};
+
+static char *
+line_std(const char *in)
+{
+	struct buf	b = BUF_INIT;
+
+	if (redact_line(R, ANON_STANDARD, in, strlen(in), &b, NULL, NULL) != 0)
+		return xstrdup("(error)");
+	buf_add(&b, "", 0);
+	return buf_detach(&b, NULL);
+}
+
+static void
+t_standard_table(void)
+{
+	struct redacted_cmd	 c, c2;
+	size_t			 i, j;
+	char			*out, *again;
+
+	for (i = 0; i < sizeof std_table / sizeof *std_table; i++) {
+		const char *in = std_table[i][0], *want = std_table[i][1];
+
+		CHECK_INT(redact_command(R, ANON_STANDARD, in, strlen(in), &c,
+		    NULL), 0);
+		if (strcmp(c.full, want) != 0)
+			fprintf(stderr, "standard: %s\n  want %s\n  got  %s\n",
+			    in, want, c.full);
+		CHECK_STR(c.full, want);
+		/* The CLI and modifiedCommand say the same. */
+		out = line_std(in);
+		CHECK_STR(out, c.full);
+		/* Idempotent, and args are the words of fullCommand. */
+		again = line_std(out);
+		CHECK_STR(again, out);
+		CHECK_INT(redact_command(R, ANON_STANDARD, c.full,
+		    strlen(c.full), &c2, NULL), 0);
+		CHECK_STR(c2.full, c.full);
+		CHECK_STR(c2.command, c.command);
+		CHECK_INT(c2.nargs, c.nargs);
+		for (j = 0; j < c.nargs && j < c2.nargs; j++)
+			CHECK_STR(c2.args[j], c.args[j]);
+		redacted_cmd_release(&c2);
+		redacted_cmd_release(&c);
+		free(out);
+		free(again);
+	}
+	CHECK(sizeof std_table / sizeof *std_table >= 40);
+}
+
+static void
+check_args(const char *in, const char *cmd, const char *const *want)
+{
+	struct redacted_cmd	c;
+	size_t			n;
+
+	for (n = 0; want[n] != NULL; n++)
+		;
+	CHECK_INT(redact_command(R, ANON_STANDARD, in, strlen(in), &c, NULL),
+	    0);
+	CHECK_STR(c.command, cmd);
+	CHECK_INT(c.nargs, n);
+	for (n = 0; n < c.nargs && want[n] != NULL; n++)
+		CHECK_STR(c.args[n], want[n]);
+	redacted_cmd_release(&c);
+}
+
+static void
+t_standard_args(void)
+{
+	static const char *const a1[] = { "-r", "[STRING]", ".", NULL };
+	static const char *const a2[] = { "-u", "[REDACTED_USER]", "-p",
+	    "[REDACTED_PASSWORD]", NULL };
+	static const char *const a3[] = { "FOO=bar", "--name=[ARG]", "-e",
+	    "POSTGRES_PASSWORD=[REDACTED_PASSWORD]", "postgres:15", "|", "tee",
+	    "[FILE]", NULL };
+	static const char *const a4[] = { "-H",
+	    "Authorization: Bearer [REDACTED_API_KEY]",
+	    "https://[REDACTED_DOMAIN]", NULL };
+	static const char *const a5[] = { "systemctl", "restart", "nginx",
+	    NULL };
+	static const char *const a6[] = { "-u", "postgres", "./[FILE]",
+	    "--dry-run", "[ARG]", NULL };
+	struct redact_stats	st = REDACT_STATS_INIT;
+	struct redacted_cmd	c;
+	const char		*l;
+	size_t			i;
+	int			typed = 0, found = 0;
+
+	check_args("grep -r 'Falcon Ridge deal' .", "grep", a1);
+	check_args("mysql -u admin -p MyP@ssw0rd", "mysql", a2);
+	check_args("FOO=bar docker --name=acme-db -e POSTGRES_PASSWORD=hunter2 "
+	    "postgres:15 | tee acme.log", "docker", a3);
+	check_args("curl -H 'Authorization: Bearer sk-1234567890' "
+	    "https://api.example.com", "curl", a4);
+	check_args("sudo systemctl restart nginx", "sudo", a5);
+	check_args("sudo -u postgres ./acme-sync.sh --dry-run alice", "sudo",
+	    a6);
+
+	/* Typed values are counted, but are not sensitive data found. */
+	l = "cp notes-for-alice.txt acme-backup && mysql -p MyP@ssw0rd";
+	CHECK_INT(redact_command(R, ANON_STANDARD, l, strlen(l), &c, &st), 0);
+	CHECK_STR(c.full, "cp [FILE] [ARG] && mysql -p [REDACTED_PASSWORD]");
+	CHECK_INT(st.count, 3);
+	CHECK_INT(st.sensitive, 1);
+	for (i = 0; i < st.nrule_ids; i++)
+		typed |= strcmp(st.rule_ids[i], REDACT_ARG_RULE) == 0;
+	for (i = 0; i < st.ntypes; i++) {
+		found |= strstr(st.types[i], "password") != NULL;
+		CHECK(strcmp(st.types[i], REDACT_ARG_TYPE) != 0);
+	}
+	CHECK(typed);
+	CHECK(found);
+	redacted_cmd_release(&c);
+	redact_stats_release(&st);
+	l = "ls -la /etc";
+	CHECK_INT(redact_command(R, ANON_STANDARD, l, strlen(l), &c, &st), 0);
+	CHECK_STR(c.full, l);
+	CHECK_INT(st.count, 0);
+	redacted_cmd_release(&c);
+	redact_stats_release(&st);
+
+	/* Minimal types nothing; free text is not typed at standard. */
+	l = "cp notes-for-alice.txt acme-backup";
+	CHECK_INT(redact_command(R, ANON_MINIMAL, l, strlen(l), &c, NULL), 0);
+	CHECK_STR(c.full, l);
+	redacted_cmd_release(&c);
+	{
+		char *o = red(ANON_STANDARD, l);
+
+		CHECK_STR(o, l);
+		free(o);
+	}
+	CHECK(redactor_nsafe(R) >= 500);
+}
+
+/* Made-up personal words that must never survive at standard. */
+static const char *const personal[] = {
+	"alice-smith", "project-falcon", "acme-merger", "diagnosis-2024",
+	"bobsmith", "falcon", "merger", "divorce", "q3-layoffs", "jsmith",
+	"acme_customers", "payroll", NULL
+};
+
+static void
+t_personal_words(void)
+{
+	static const char *const cmds[] = {
+		"cp diagnosis-2024.pdf /tmp/",
+		"git checkout -b feature/acme-merger",
+		"git push origin project-falcon",
+		"grep -ri 'falcon merger' ~/notes",
+		"vim divorce-lawyer-notes.md",
+		"ssh alice-smith@10.1.2.3",
+		"psql -d acme_customers -c 'select * from payroll'",
+		"docker run --name project-falcon -v /data/acme-merger:/data img",
+		"kubectl -n acme-merger get pods",
+		"make q3-layoffs-report",
+		"python3 analyze.py --customer alice-smith --quarter q3-layoffs",
+		"tar czf project-falcon.tgz src/",
+		"echo \"meeting about divorce\" >> ~/acme-merger.txt",
+		"curl -d '{\"user\":\"alice-smith\"}' https://api.github.com/x",
+		"rsync -av ./project-falcon/ backup:/srv/acme-merger/",
+		"find . -name '*acme-merger*' -delete",
+		"cd ~/work/project-falcon && ls",
+		"scp jsmith@buildhost:/srv/payroll.csv .",
+		"export CUSTOMER=acme-merger",
+		"sudo -u bobsmith crontab -l",
+		"npm run deploy:project-falcon",
+		"git commit -am 'merger with falcon'",
+		"aws s3 cp ./payroll s3://acme-merger/",
+		"mysql acme_customers < payroll.sql",
+		"echo $(cat divorce.txt)",
+		NULL
+	};
+	struct redacted_cmd	c;
+	size_t			i, j, k;
+
+	for (i = 0; cmds[i] != NULL; i++) {
+		CHECK_INT(redact_command(R, ANON_STANDARD, cmds[i],
+		    strlen(cmds[i]), &c, NULL), 0);
+		for (k = 0; personal[k] != NULL; k++) {
+			int left = strcasestr(c.full, personal[k]) != NULL;
+
+			for (j = 0; j < c.nargs; j++)
+				left |= strcasestr(c.args[j], personal[k]) !=
+				    NULL;
+			if (left)
+				fprintf(stderr, "personal word '%s' left: %s\n"
+				    "  -> %s\n", personal[k], cmds[i], c.full);
+			CHECK(!left);
+		}
+		redacted_cmd_release(&c);
+	}
+}
+
+static void
+t_homes(void)
+{
+	struct redacted_cmd	 c;
+	char			*out;
+	const char		*l;
+
+	/* Set in t_load: /srv/users/bob and /var/lib/jenkins. */
+	l = "cat /var/lib/jenkins/workspace/acme/build.log /srv/users/bob";
+	out = red(ANON_STANDARD, l);
+	CHECK_STR(out, "cat [HOME]/[PROJECT]/[FILE] [HOME]");
+	free(out);
+	out = red(ANON_MINIMAL, l);
+	CHECK_STR(out, l);
+	free(out);
+	CHECK_INT(redact_command(R, ANON_MAXIMUM, l, strlen(l), &c, NULL), 0);
+	CHECK_STR(c.full, "cat [PATH] [HOME]");
+	redacted_cmd_release(&c);
+	/* Not a prefix of a longer name; other system paths stay. */
+	out = red(ANON_STANDARD, "ls /srv/users/bobby /var/lib/jenkins2 "
+	    "/var/lib/dpkg");
+	CHECK_STR(out, "ls /srv/users/bobby /var/lib/jenkins2 /var/lib/dpkg");
+	free(out);
+	out = red(ANON_STANDARD, "PATH=/srv/users/bob/bin:/usr/bin "
+	    "--dir=/srv/users/bob/.ssh");
+	CHECK_STR(out, "PATH=[HOME]/bin:/usr/bin --dir=[HOME]/.ssh");
+	free(out);
+	/* Home patterns anywhere. */
+	out = red(ANON_STANDARD, "cp /var/home/carol/acme/x.pdf "
+	    "/export/home/dave/notes.txt /Users/erin/y /root/.bashrc");
+	CHECK_STR(out, "cp [HOME]/[PROJECT]/[FILE] [HOME]/[FILE] [HOME]/[FILE] "
+	    "[HOME]/.bashrc");
+	free(out);
+	/* Bad homes are ignored. */
+	redactor_add_home(R, "/");
+	redactor_add_home(R, "/tmp");
+	redactor_add_home(R, "relative/dir");
+	out = red(ANON_STANDARD, "ls /tmp/x /");
+	CHECK_STR(out, "ls /tmp/x /");
+	free(out);
+}
+
 static void
 write_file(const char *path, const char *s)
 {
@@ -491,6 +892,10 @@ main(void)
 	RUN(t_pathological);
 	RUN(t_binary);
 	RUN(t_levels);
+	RUN(t_standard_table);
+	RUN(t_standard_args);
+	RUN(t_personal_words);
+	RUN(t_homes);
 	RUN(t_lint);
 	printf("redact corpus: %zu rules, %zu types, recall %zu/%zu lines "
 	    "(%.1f%%), %zu/%zu secrets left, %zu/%zu clean lines changed, "
