@@ -11,6 +11,8 @@
  *	deliberate_hook preexec
  *	deliberate_hook arm [ENTRYID]
  *	deliberate_hook precmd [STATUS]
+ *	deliberate_hook debug [$_]
+ *	deliberate_hook prompt
  *
  * "check" sends one check request (docs/protocol.md) with the shell's
  * context and sets DELIBERATE_ACTION (allow, prompt, deny, or "down" when
@@ -59,6 +61,7 @@
 #include "shell.h"
 #include "bashgetopt.h"
 #include "common.h"
+#include "execute_cmd.h"
 
 /* From readline's history library and parse.y, linked into bash. */
 struct dlb_hist_entry {
@@ -264,6 +267,15 @@ dlb_socket_path(char *out, size_t len)
 
 static int		 dlb_fd = -1;
 static pid_t		 dlb_fd_pid;
+/*
+ * Outcome annotations wait here for the next message (the next line's
+ * check or event, one write and one wake-up of the daemon instead of
+ * two); the last one goes at exit (dlb_fini).  Only the process that
+ * wrote them sends them: a forked subshell's copy is never sent.
+ */
+#define DLB_PENDING_MAX	(16 * 1024)
+static struct dlb_buf	 dlb_pending;
+static pid_t		 dlb_pending_pid;
 static long long	 dlb_fd_used;
 static char		 dlb_fd_path[sizeof ((struct sockaddr_un *)0)->sun_path];
 
@@ -417,19 +429,25 @@ dlb_exchange(const struct dlb_buf *msg, struct dlb_buf *reply,
 	static unsigned long	 seq;
 	struct dlb_buf		 sm = { NULL, 0, 0, 0 };
 	char			 num[32];
-	int			 fd, fresh, r = -1;
+	int			 fd, fresh, r = -1, pending = 0;
 
+	if (dlb_pending.len > 0 && dlb_pending_pid == getpid()) {
+		dlb_addn(&sm, dlb_pending.p, dlb_pending.len);
+		pending = 1;
+	}
 	/* A request that wants a reply carries a seq, echoed in it. */
 	if (reply != NULL) {
 		if (msg->len < 2 || msg->p[0] != '{')
-			return -1;
+			goto out;
 		snprintf(num, sizeof num, "{\"seq\":%lu,", ++seq);
 		dlb_adds(&sm, num);
 		dlb_addn(&sm, msg->p + 1, msg->len - 1);
-		if (sm.oom)
-			goto out;
+	} else if (pending)
+		dlb_addn(&sm, msg->p, msg->len);
+	if (sm.oom)
+		goto out;
+	if (sm.len > 0)
 		msg = &sm;
-	}
 	if ((fd = dlb_connect(&fresh)) < 0)
 		goto out;
 	r = dlb_exchange1(fd, fresh, msg, reply, seq, deadline);
@@ -448,8 +466,24 @@ dlb_exchange(const struct dlb_buf *msg, struct dlb_buf *reply,
 	else
 		dlb_fd_used = dlb_mono_ms();
 out:
+	/* Sent, or lost with a daemon that is not there. */
+	if (pending)
+		dlb_pending.len = 0;
 	free(sm.p);
 	return r == 0 ? 0 : -1;
+}
+
+/* At exit: the outcome still waiting, without waiting for anything. */
+__attribute__((destructor)) static void
+dlb_fini(void)
+{
+	if (dlb_pending.len > 0 && dlb_pending_pid == getpid() &&
+	    dlb_fd >= 0 && dlb_fd_pid == getpid())
+		(void)send(dlb_fd, dlb_pending.p, dlb_pending.len,
+		    MSG_DONTWAIT | MSG_NOSIGNAL);
+	free(dlb_pending.p);
+	dlb_pending.p = NULL;
+	dlb_pending.len = dlb_pending.cap = 0;
 }
 
 /*
@@ -1322,12 +1356,97 @@ dlb_precmd(WORD_LIST *list)
 		snprintf(num, sizeof num, ",\"exitStatus\":%d,"
 		    "\"durationMs\":%lld}\n", status, t0 - dlb_t0);
 		dlb_adds(&msg, num);
+		/* It goes with the next message (see dlb_pending). */
+		if (dlb_pending_pid != getpid())
+			dlb_pending.len = 0;
+		dlb_pending_pid = getpid();
 		if (!msg.oom)
-			dlb_exchange(&msg, NULL, t0 + dlb_budget(0));
+			dlb_addn(&dlb_pending, msg.p, msg.len);
+		if (dlb_pending.oom || dlb_pending.len > DLB_PENDING_MAX)
+			dlb_pending.len = dlb_pending.oom = 0;
 		free(msg.p);
 	}
 	dlb_marked = dlb_total();
 	return EXECUTION_SUCCESS;
+}
+
+/* Run a shell command from the builtin (the rare paths).  Its status. */
+static int
+dlb_eval(const char *cmd)
+{
+	return evalstring(savestring(cmd), "deliberate_hook",
+	    SEVAL_NOHIST | SEVAL_NOHISTEXP);
+}
+
+/*
+ * The DEBUG trap itself, installed as
+ *
+ *	trap 'deliberate_hook debug "$_"' DEBUG
+ *
+ * so that the common case runs no shell function: with extdebug, every
+ * simple command in every function inherits the trap, and a trap that
+ * calls a function costs a dozen microseconds each time.  $_ survives, as
+ * it is this command's last argument; bash restores $?.  An earlier DEBUG
+ * trap (__dlb_prev_debug) runs first, with the user's $?.  On the first
+ * command of a line armed by PS0, "preexec" checks the line; a prompt, a
+ * refusal or a daemon that is down go to the shell's __deliberate_slow,
+ * whose failure (the line refused) is returned, so that extdebug skips
+ * the command.
+ */
+static int
+dlb_debug(void)
+{
+	const char	*v;
+	char		 cmd[64];
+	int		 st = last_command_exit_value;
+
+	if ((v = dlb_var("__dlb_prev_debug")) != NULL && *v != '\0') {
+		snprintf(cmd, sizeof cmd, "__deliberate_prev_debug %d", st);
+		dlb_eval(cmd);
+	}
+	if ((v = dlb_var("__dlb_armed")) == NULL || strcmp(v, "1") != 0)
+		return EXECUTION_SUCCESS;
+	/* The prompt's own command of a line that fired no trap. */
+	if ((v = dlb_var("BASH_COMMAND")) != NULL &&
+	    (strncmp(v, "__deliberate_precmd", 19) == 0 ||
+	    strncmp(v, "deliberate_hook prompt", 22) == 0))
+		return EXECUTION_SUCCESS;
+	dlb_set("__dlb_armed", "0");
+	if (dlb_preexec() == EXECUTION_SUCCESS)
+		return EXECUTION_SUCCESS;
+	return dlb_eval("__deliberate_slow") == 0 ? EXECUTION_SUCCESS :
+	    EXECUTION_FAILURE;
+}
+
+/*
+ * PROMPT_COMMAND: "deliberate_hook prompt" returns the status it was
+ * given, so the other prompt commands and PS1 see the user's $?.  A line
+ * that fired no DEBUG trap (a function definition) is recorded by the
+ * shell's __deliberate_unseen; the armed outcome is sent and the history
+ * marked; PS0 gets the arming expansion back if another tool replaced it.
+ */
+static int
+dlb_prompt(void)
+{
+	WORD_LIST	 w;
+	WORD_DESC	 d;
+	const char	*v, *ps0;
+	char		 num[16];
+	int		 st = last_command_exit_value;
+
+	if ((v = dlb_var("__dlb_armed")) != NULL && strcmp(v, "1") == 0)
+		dlb_eval("__deliberate_unseen");
+	snprintf(num, sizeof num, "%d", st & 255);
+	d.word = num;
+	d.flags = 0;
+	w.word = &d;
+	w.next = NULL;
+	dlb_precmd(&w);
+	v = dlb_var("__dlb_ps0");
+	ps0 = dlb_var("PS0");
+	if (v != NULL && *v != '\0' && (ps0 == NULL || strstr(ps0, v) == NULL))
+		dlb_eval("PS0=${PS0-}$__dlb_ps0");
+	return st;
 }
 
 static int
@@ -1379,6 +1498,10 @@ deliberate_hook_builtin(WORD_LIST *list)
 		return dlb_preexec();
 	if (strcmp(verb, "precmd") == 0)
 		return dlb_precmd(list->next);
+	if (strcmp(verb, "debug") == 0)
+		return dlb_debug();
+	if (strcmp(verb, "prompt") == 0)
+		return dlb_prompt();
 	if (strcmp(verb, "arm") == 0) {
 		dlb_arm(list->next != NULL ? list->next->word->word : "-");
 		return EXECUTION_SUCCESS;
@@ -1397,7 +1520,8 @@ static char dlb_doc4[] =
 static char dlb_doc5[] = "mark: remember the history count at the prompt; "
     "annotate outcome|correction ID|- ARGS: annotate an entry.";
 static char dlb_doc6[] = "line: set DELIBERATE_LINE to the line being run; "
-    "preexec: line + check + arm (10: the shell acts); arm ID; precmd STATUS.";
+    "preexec: line + check + arm (10: the shell acts); arm ID; precmd STATUS; "
+    "debug: the DEBUG trap; prompt: the PROMPT_COMMAND.";
 static char dlb_doc7[] =
     "Exit status: 0 ok, 1 error reply, 2 usage, 3 daemon unreachable.";
 static char *deliberate_hook_doc[] = {
@@ -1412,7 +1536,7 @@ struct builtin deliberate_hook_struct = {
 	deliberate_hook_builtin,
 	BUILTIN_ENABLED,
 	deliberate_hook_doc,
-	"deliberate_hook check|decision|annotate|mark|line|preexec|arm|precmd "
-	    "[ARGS]",
+	"deliberate_hook check|decision|annotate|mark|line|preexec|arm|precmd|"
+	    "debug|prompt [ARGS]",
 	0
 };

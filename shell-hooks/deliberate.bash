@@ -307,20 +307,38 @@ __deliberate_debug() {
 # duration, sent by the builtin), and the history mark.
 __deliberate_precmd() {
 	local __dlb_st=$?
-	if [[ $__dlb_armed == 1 ]]; then
-		# The line fired no DEBUG trap (a function definition).
-		__dlb_armed=0
-		__deliberate_line
-		if [[ -n ${DELIBERATE_LINE//[[:space:]]/} &&
-		    $DELIBERATE_LINE != [[:space:]]* ]]; then
-			__deliberate_ask "$DELIBERATE_LINE" -e
-			[[ $DELIBERATE_ACTION == down ]] && __deliberate_warn_down
-		fi
-	fi
+	[[ $__dlb_armed == 1 ]] && __deliberate_unseen
 	(( __dlb_builtin )) && deliberate_hook precmd "$__dlb_st"
 	# Another tool may have replaced PS0 since.
 	[[ ${PS0-} == *"$__dlb_ps0"* ]] || PS0=${PS0-}$__dlb_ps0
 	return $__dlb_st
+}
+
+# The line fired no DEBUG trap (a function definition): record it now.
+__deliberate_unseen() {
+	__dlb_armed=0
+	__deliberate_line
+	if [[ -n ${DELIBERATE_LINE//[[:space:]]/} &&
+	    $DELIBERATE_LINE != [[:space:]]* ]]; then
+		__deliberate_ask "$DELIBERATE_LINE" -e
+		[[ $DELIBERATE_ACTION == down ]] && __deliberate_warn_down
+	fi
+	return 0
+}
+
+# With the builtin, the DEBUG trap is "deliberate_hook debug" and these run
+# only on its rare paths: the earlier DEBUG trap, with the user's $? ($1),
+# and a line the builtin could not settle alone (prompt, refusal, daemon
+# down).  A refused line is abandoned with SIGINT, in a subshell too.
+__deliberate_prev_debug() {
+	__deliberate_status "$1"
+	eval "$__dlb_prev_debug"
+}
+__deliberate_slow() {
+	__deliberate_preexec && return 0
+	[[ $BASHPID != "$$" ]] && kill -INT "$$"
+	kill -INT "$BASHPID"
+	return 1
 }
 
 __deliberate_install() {
@@ -332,12 +350,20 @@ __deliberate_install() {
 		eval "__deliberate_trapstr ${t#trap }"
 	fi
 	shopt -s extdebug
-	trap '__deliberate_debug "$_"' DEBUG
+	# With the builtin, the trap and the prompt command are one builtin
+	# call each (see debug and prompt in bash-builtin.c).
+	local pc=__deliberate_precmd
+	if (( __dlb_builtin )); then
+		trap 'deliberate_hook debug "$_"' DEBUG
+		pc='deliberate_hook prompt'
+	else
+		trap '__deliberate_debug "$_"' DEBUG
+	fi
 	PS0=${PS0-}$__dlb_ps0
 	if [[ ${PROMPT_COMMAND+set} && ${PROMPT_COMMAND@a} == *a* ]]; then
-		PROMPT_COMMAND=(__deliberate_precmd "${PROMPT_COMMAND[@]}")
+		PROMPT_COMMAND=("$pc" "${PROMPT_COMMAND[@]}")
 	else
-		PROMPT_COMMAND="__deliberate_precmd${PROMPT_COMMAND:+
+		PROMPT_COMMAND="$pc${PROMPT_COMMAND:+
 $PROMPT_COMMAND}"
 	fi
 }

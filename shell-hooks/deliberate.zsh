@@ -37,14 +37,23 @@ zmodload zsh/net/socket 2>/dev/null && __dlb_zsocket=1
 # The kept connection: fd, socket path, last use; the last request's seq;
 # messages sent without a reply since the last reply (the fd blocks: a
 # stopped daemon must not fill the socket buffer until a write hangs the
-# shell, so after 32 of them a line waits for a verdict, within the budget).
+# shell, so after 48 of them a line waits for a reply, within the budget).
 typeset -g __dlb_fd= __dlb_fd_path= __dlb_fd_t=0 __dlb_seq=0 __dlb_sys=0
 typeset -gi __dlb_ff=0
+# Outcome annotations waiting for the next message (one write and one
+# wake-up of the daemon per line instead of two); zshexit sends the last.
+typeset -g __dlb_pending=
 # Whether the shell's stdin is a terminal, as sourced from the rc file: in
 # a zle widget fd 0 is not the terminal, and a line "not from a terminal"
 # reads as automation to the classifier.
 typeset -g __dlb_istty=',"isTTY":false'
 [[ -t 0 ]] && __dlb_istty=',"isTTY":true'
+# An interactive zsh with a terminal survives SIGPIPE (its handler only
+# exits when the shell has no terminal), so a write to a daemon that went
+# away is just an error; without one, each write ignores SIGPIPE locally
+# (setting and restoring a trap costs more than the write).
+typeset -gi __dlb_pipetrap=1
+[[ -n ${TTY-} ]] && __dlb_pipetrap=0
 zmodload zsh/system 2>/dev/null && __dlb_sys=1
 # The trigger words the daemon publishes next to its socket (see
 # __deliberate_triggers): words, prefix pattern, file identity, last look.
@@ -192,6 +201,8 @@ __deliberate_send() {
 		(( ++__dlb_seq ))
 		msg="{\"seq\":$__dlb_seq,${msg#\{}"
 	fi
+	msg=$__dlb_pending$msg
+	__dlb_pending=
 	for try in 1 2; do
 		fresh=0
 		if [[ -z $__dlb_fd || $p != "$__dlb_fd_path" ]] ||
@@ -343,7 +354,7 @@ __deliberate_ask() {
 		REPLY="\"$line\""
 	fi
 	(( ts = ${EPOCHREALTIME:-0} * 1000 ))
-	if [[ $rec != 0 ]] && (( __dlb_ff < 32 )) && __deliberate_fast "$line"; then
+	if [[ $rec != 0 ]] && (( __dlb_ff < 48 )) && __deliberate_fast "$line"; then
 		msg='{"v":1,"type":"event","ack":false,"source":"hook","shell":"zsh","action":"execute","line":'$REPLY$__dlb_ctx
 		msg+=$__dlb_istty
 		if ! __deliberate_send "$msg,\"ts\":$ts}" 0; then
@@ -503,16 +514,18 @@ __deliberate_cancel() {
 
 # The accept-line wrapper.
 __deliberate_accept_line() {
-	local full=$PREBUFFER$BUFFER rec=1 ans= to t0 tty=/dev/tty rc msg=
-	integer ts
-	# The fast path, inline (a zsh function call costs more than most of
-	# what it would do): an obviously read-only line (the list and rules
-	# of __deliberate_fast) is recorded on the kept connection as an
-	# "event" with "ack": false, and runs at once.  Such a line is always
-	# complete, so it needs no parse probe.  Anything unusual (no kept
-	# connection, a failed write, an edit under way) takes the full path.
+	local full=$PREBUFFER$BUFFER rec=1 ans= to t0 tty=/dev/tty rc msg= \
+	    fdown= ws
+	# The fast path, inline and in as few commands as possible (each zsh
+	# command costs microseconds, a function call more): an obviously
+	# read-only line (the list and rules of __deliberate_fast), or one
+	# without trigger words, is recorded on the kept connection as an
+	# "event" with "ack": false (after the outcome of the line before,
+	# queued by precmd: one write per line), and runs at once.  Such a
+	# line is always complete, so it needs no parse probe.  Anything
+	# unusual (no kept connection, a failed write, an edit under way)
+	# takes the full path.
 	if [[ -z $__dlb_done$__dlb_edit_id && -n $__dlb_fd && $#full -le 200 &&
-	    __dlb_ff -lt 32 &&
 	    ${DELIBERATE_FASTPATH-} != 0 && $full == [a-z]* &&
 	    $full != *[^a-zA-Z0-9\ _./:,@%+-]* ]] &&
 	    (( EPOCHREALTIME - __dlb_fd_t < 60 &&
@@ -535,33 +548,42 @@ __deliberate_accept_line() {
 			# No trigger word (each word's basename), no prefix.
 			(( EPOCHREALTIME - __dlb_trig_t < 5 )) ||
 			    __deliberate_triggers
-			if (( $#__dlb_trigs )); then
-				local -a ws
-				ws=(${${=full}:t})
-				[[ -z ${ws:*__dlb_trigs} &&
-				    -z ${(M)ws:#${~__dlb_trigpat}} ]] && msg=1
-			fi ;;
+			ws=(${${=full}:t})
+			[[ $#__dlb_trigs -gt 0 && -z ${ws:*__dlb_trigs} &&
+			    -z ${(M)ws:#${~__dlb_trigpat}} ]] && msg=1 ;;
 		esac
 	fi
 	if [[ -n $msg ]]; then
-		setopt localoptions localtraps
-		trap '' PIPE
 		[[ $PWD$'\0'${TTY-}$'\0'${TERM-}$'\0'$DELIBERATE_SESSION$'\0'$PATH$'\0'${SUDO_UID+1} == "$__dlb_ctx_key" && -n $__dlb_ctx ]] ||
 		    __deliberate_context
-		msg='{"v":1,"type":"event","ack":false,"source":"hook","shell":"zsh","action":"execute","line":"'$full'"'$__dlb_ctx
-		msg+=$__dlb_istty
-		(( ts = EPOCHREALTIME * 1000 ))
-		if print -r -u $__dlb_fd -- "$msg,\"ts\":$ts}" 2>/dev/null; then
-			__dlb_fd_t=$EPOCHREALTIME __dlb_done=1
-			(( ++__dlb_ff ))
-			DELIBERATE_ACTION=allow DELIBERATE_RISK=safe
-			DELIBERATE_OK=fast DELIBERATE_ENTRY_ID= DELIBERATE_CHECK_ID=
-			# The next prompt reports the outcome to the last entry.
-			__dlb_out=1 __dlb_eid=- __dlb_t0=$EPOCHREALTIME
+		(( __dlb_pipetrap )) && setopt localtraps && trap '' PIPE
+		# ts: milliseconds, from EPOCHREALTIME's digits.
+		msg='{"v":1,"type":"event","source":"hook","shell":"zsh","action":"execute","line":"'$full'"'$__dlb_ctx$__dlb_istty',"ts":'${EPOCHREALTIME%.*}${${EPOCHREALTIME#*.}[1,3]}
+		# After 48 messages without a reply, this one waits for one
+		# (the fd blocks: see __dlb_ff); no answer means "down".
+		if (( __dlb_ff < 48 )) &&
+		    print -r -u $__dlb_fd -- "$__dlb_pending$msg,\"ack\":false}" 2>/dev/null
+		then
+			# The next prompt queues the outcome for the last entry.
+			__dlb_ff+=1 __dlb_pending= __dlb_fd_t=$EPOCHREALTIME \
+			    __dlb_done=1 __dlb_out=1 __dlb_eid=- \
+			    __dlb_t0=$EPOCHREALTIME DELIBERATE_ACTION=allow \
+			    DELIBERATE_RISK=safe DELIBERATE_OK=fast \
+			    DELIBERATE_ENTRY_ID= DELIBERATE_CHECK_ID=
+			zle __deliberate_orig_accept_line -- "$@"
+			return
+		fi
+		if (( __dlb_ff >= 48 )) && __deliberate_send "$msg}" 1; then
+			__dlb_done=1 __dlb_out=1 __dlb_eid=- \
+			    __dlb_t0=$EPOCHREALTIME DELIBERATE_ACTION=allow \
+			    DELIBERATE_RISK=safe DELIBERATE_OK=fast \
+			    DELIBERATE_ENTRY_ID= DELIBERATE_CHECK_ID=
 			zle __deliberate_orig_accept_line -- "$@"
 			return
 		fi
 		__deliberate_close
+		fdown=1
+		__deliberate_reset down
 	fi
 	# The rest of a line already checked (here-document bodies).
 	if [[ -n $__dlb_done || -z ${full//[[:space:]]/} ]]; then
@@ -588,7 +610,8 @@ __deliberate_accept_line() {
 	[[ $full == [[:space:]]* ]] && rec=0
 	__dlb_out=0
 	__dlb_t0check=${EPOCHREALTIME:-0}
-	__deliberate_ask "$full" $rec
+	# A fast-path line whose daemon did not answer is "down" already.
+	[[ -n $fdown ]] || __deliberate_ask "$full" $rec
 	case $DELIBERATE_ACTION in
 	down|'')
 		if (( ! __dlb_warned )); then
@@ -693,22 +716,36 @@ __deliberate_accept_line() {
 # precmd functions after this one and the next line see the user's.
 __deliberate_precmd() {
 	local __dlb_st=$?
-	integer ms
 	__dlb_done=
-	if (( __dlb_out )); then
-		# The outcome of the line that ran: exit status and duration,
-		# fire-and-forget.
+	# The outcome of the line that ran (exit status, duration), queued in
+	# one command for the next line's message (ids need no escaping).
+	if (( __dlb_out )) &&
+	    [[ $DELIBERATE_SESSION$__dlb_eid != *[\\\"$'\x01'-$'\x1f'$'\x7f']* &&
+	    $#__dlb_pending -lt 16384 ]]; then
+		__dlb_out=0 __dlb_pending+='{"v":1,"type":"annotate","kind":"outcome","ack":false'${${__dlb_eid:#-}:+,\"entryId\":\"$__dlb_eid\"}${${(M)__dlb_eid:#-}:+,\"last\":true,\"session\":\"$DELIBERATE_SESSION\"}',"exitStatus":'$(( __dlb_st & 255 ))',"durationMs":'${${:-$(( (EPOCHREALTIME - __dlb_t0) * 1000 ))}%.*}$'}\n'
+	elif (( __dlb_out )); then
 		__dlb_out=0
-		(( ms = (EPOCHREALTIME - __dlb_t0) * 1000 ))
 		__deliberate_annotate outcome $__dlb_eid $(( __dlb_st & 255 )) \
-		    $ms
+		    ${${:-$(( (EPOCHREALTIME - __dlb_t0) * 1000 ))}%.*}
 	fi
 	return $__dlb_st
+}
+
+# At exit: the outcome still waiting, if the connection is there.
+__deliberate_exit() {
+	[[ -n $__dlb_pending && -n $__dlb_fd ]] || return 0
+	if (( __dlb_pipetrap )); then
+		setopt localtraps
+		trap '' PIPE
+	fi
+	print -rn -u $__dlb_fd -- "$__dlb_pending" 2>/dev/null
+	__dlb_pending=
 }
 
 __deliberate_install() {
 	autoload -Uz add-zsh-hook
 	add-zsh-hook precmd __deliberate_precmd
+	add-zsh-hook zshexit __deliberate_exit
 	# Keep whatever accept-line is now (a plugin's wrapper or the
 	# built-in) and call it from ours.
 	if [[ ${widgets[accept-line]-} == user:* ]]; then

@@ -157,7 +157,7 @@ t_chain() {
 	tsend b1 'echo hc=$HISTCONTROL'
 	twait b1 'hc=ignoreboth'
 	tsend b1 'trap -p DEBUG'
-	twait b1 "__deliberate_debug"
+	twait b1 "deliberate_hook debug"
 }
 test_expect_success 'PROMPT_COMMAND string, DEBUG trap with quotes, PS0, HISTCONTROL kept' t_chain
 
@@ -202,7 +202,7 @@ t_double() {
 	twait b2 double-ok
 	tsend b2 'echo n=${#PROMPT_COMMAND[@]} pa=$__pa'
 	twait b2 'n=2 pa='
-	tsend b2 'trap -p DEBUG | grep -o __deliberate_debug | wc -l'
+	tsend b2 'trap -p DEBUG | grep -o "deliberate_hook debug" | wc -l'
 	tsync b2
 	tscreen b2 | grep -qx 1
 	test "$(ecount 'echo double-ok')" = 1
