@@ -584,7 +584,10 @@ vocab_has(const struct vocab *v, const char *w, size_t n)
 		return 0;
 	j = vocab_hash(w, n) & (v->cap - 1);
 	while (v->slot[j] != NULL) {
-		if (strncasecmp(v->slot[j], w, n) == 0 && v->slot[j][n] == '\0')
+		/* Lengths first: w may hold a NUL before n. */
+		if (strnlen(v->slot[j], n + 1) == n &&
+		    strncasecmp(v->slot[j], w, n) == 0 &&
+		    memchr(w, '\0', n) == NULL)
 			return 1;
 		j = (j + 1) & (v->cap - 1);
 	}
