@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "event.h"
 #include "jsonutil.h"
+#include "jwrite.h"
 #include "redact.h"
 #include "shtok.h"
 #include "userkey.h"
@@ -221,24 +222,6 @@ entry_cmd_type(const char *name, const char *hint, const char *path_env,
 	return user ? "user" : "system";
 }
 
-static struct json_object *
-jstr(const char *s)
-{
-	return json_object_new_string(s != NULL ? s : "");
-}
-
-
-static struct json_object *
-strv_json(const char *const *v, size_t n)
-{
-	struct json_object	*a = json_object_new_array();
-	size_t			 i;
-
-	for (i = 0; i < n; i++)
-		json_object_array_add(a, jstr(v[i]));
-	return a;
-}
-
 static int
 word_is_sudo(const char *line)
 {
@@ -251,21 +234,23 @@ word_is_sudo(const char *line)
 static const char *
 cmd_type_cached(const char *name, const struct event *ev, const char *home)
 {
+	static struct buf	 key = BUF_INIT;
 	struct cache_slot	*sl;
-	struct buf		 key = BUF_INIT;
 	const char		*t;
 
 	if (ev->cmd_type != NULL)
 		return entry_cmd_type(name, ev->cmd_type, NULL, home);
-	buf_addf(&key, "%s\n%s", name, ev->path_env != NULL ? ev->path_env :
-	    "");
+	buf_reset(&key);
+	buf_adds(&key, name);
+	buf_addc(&key, '\n');
+	if (ev->path_env != NULL)
+		buf_adds(&key, ev->path_env);
 	if ((sl = cache_get(&type_cache, key.data)) != NULL)
 		t = sl->value;
 	else {
 		t = entry_cmd_type(name, NULL, ev->path_env, home);
 		cache_put(&type_cache, key.data, t, 0);
 	}
-	buf_release(&key);
 	return t;
 }
 
@@ -301,11 +286,11 @@ comm_cached(pid_t pid, char *buf, size_t len)
 	cache_put(&comm_cache, key, buf, 0);
 }
 
-static struct json_object *
-build_command(const struct entry_env *env, const struct event *ev,
-    struct redact_stats *stats, double *redact_ms)
+static void
+write_command(struct jwrite *w, const struct entry_env *env,
+    const struct event *ev, struct redact_stats *stats, double *redact_ms,
+    struct buf *ret_name)
 {
-	struct json_object	*c;
 	struct redacted_cmd	 rc;
 	struct shtok_list	 tl = SHTOK_LIST_INIT;
 	size_t			 len = strlen(ev->line);
@@ -319,25 +304,52 @@ build_command(const struct entry_env *env, const struct event *ev,
 	f = tl.flags;
 	shtok_list_release(&tl);
 
-	c = json_object_new_object();
-	json_object_object_add(c, "command", jstr(rc.command));
-	json_object_object_add(c, "args", strv_json((const char *const *)
-	    rc.args, rc.nargs));
-	json_object_object_add(c, "fullCommand", jstr(rc.full));
-	json_object_object_add(c, "type", jstr(cmd_type_cached(rc.command,
-	    ev, env->home)));
-	json_object_object_add(c, "hasRedirection",
-	    json_object_new_boolean((f & SHL_REDIR) != 0));
-	json_object_object_add(c, "hasPipe",
-	    json_object_new_boolean((f & SHL_PIPE) != 0));
-	json_object_object_add(c, "hasGlobbing",
-	    json_object_new_boolean((f & SHL_GLOB) != 0));
-	json_object_object_add(c, "hasVariableExpansion",
-	    json_object_new_boolean((f & SHL_VAR) != 0));
-	json_object_object_add(c, "hasCommandSubstitution",
-	    json_object_new_boolean((f & SHL_CMDSUB) != 0));
+	jwrite_obj(w);
+	jwrite_key(w, "command");
+	jwrite_str(w, rc.command);
+	jwrite_key(w, "args");
+	jwrite_strv(w, (const char *const *)rc.args, rc.nargs);
+	jwrite_key(w, "fullCommand");
+	jwrite_str(w, rc.full);
+	jwrite_key(w, "type");
+	jwrite_str(w, cmd_type_cached(rc.command != NULL ? rc.command : "",
+	    ev, env->home));
+	jwrite_key(w, "hasRedirection");
+	jwrite_bool(w, (f & SHL_REDIR) != 0);
+	jwrite_key(w, "hasPipe");
+	jwrite_bool(w, (f & SHL_PIPE) != 0);
+	jwrite_key(w, "hasGlobbing");
+	jwrite_bool(w, (f & SHL_GLOB) != 0);
+	jwrite_key(w, "hasVariableExpansion");
+	jwrite_bool(w, (f & SHL_VAR) != 0);
+	jwrite_key(w, "hasCommandSubstitution");
+	jwrite_bool(w, (f & SHL_CMDSUB) != 0);
+	jwrite_obj_end(w);
+	if (ret_name != NULL) {
+		buf_reset(ret_name);
+		buf_adds(ret_name, rc.command != NULL ? rc.command : "");
+	}
 	redacted_cmd_release(&rc);
-	return c;
+}
+
+/* userkey_hash(), remembered for the last uid and key. */
+static void
+uid_hash_cached(const unsigned char *key, uid_t uid,
+    char out[USER_ID_HEXLEN + 1])
+{
+	static unsigned char	 last_key[USERKEY_LEN];
+	static char		 last[USER_ID_HEXLEN + 1];
+	static uid_t		 last_uid;
+	static int		 valid;
+
+	if (!valid || uid != last_uid || memcmp(key, last_key,
+	    USERKEY_LEN) != 0) {
+		userkey_hash(key, uid, last);
+		memcpy(last_key, key, USERKEY_LEN);
+		last_uid = uid;
+		valid = 1;
+	}
+	memcpy(out, last, sizeof last);
 }
 
 static int
@@ -353,10 +365,10 @@ is_shell_name(const char *n)
 	return 0;
 }
 
-static struct json_object *
-build_context(const struct entry_env *env, const struct event *ev)
+static void
+write_context(struct jwrite *w, const struct entry_env *env,
+    const struct event *ev)
 {
-	struct json_object	*ctx, *u, *e, *wd, *pp, *ss, *la;
 	char			 uid_hash[USER_ID_HEXLEN + 1], comm[64];
 	const char		*wdt, *src = ev->source;
 	pid_t			 ppid;
@@ -365,37 +377,48 @@ build_context(const struct entry_env *env, const struct event *ev)
 
 	if (euid == (uid_t)-1)
 		euid = uid;
-	ctx = json_object_new_object();
-	u = json_object_new_object();
-	userkey_hash(env->key, uid, uid_hash);
-	json_object_object_add(u, "id", jstr(uid_hash));
-	json_object_object_add(u, "isRoot", json_object_new_boolean(euid == 0));
-	json_object_object_add(u, "isSudo", json_object_new_boolean(ev->sudo ||
-	    word_is_sudo(ev->line)));
-	json_object_object_add(ctx, "user", u);
+	jwrite_obj(w);
+	jwrite_key(w, "user");
+	jwrite_obj(w);
+	uid_hash_cached(env->key, uid, uid_hash);
+	jwrite_key(w, "id");
+	jwrite_str(w, uid_hash);
+	jwrite_key(w, "isRoot");
+	jwrite_bool(w, euid == 0);
+	jwrite_key(w, "isSudo");
+	jwrite_bool(w, ev->sudo || word_is_sudo(ev->line));
+	jwrite_obj_end(w);
 
-	e = json_object_new_object();
-	json_object_object_add(e, "shell", jstr(ev->shell != NULL ?
-	    ev->shell : "unknown"));
-	json_object_object_add(e, "terminal", jstr(ev->term != NULL &&
-	    *ev->term != '\0' ? ev->term : "unknown"));
-	json_object_object_add(e, "isInteractive",
-	    json_object_new_boolean(ev->interactive));
-	json_object_object_add(e, "isTTY", json_object_new_boolean(ev->is_tty));
-	json_object_object_add(e, "isPTY", json_object_new_boolean(
-	    ev->tty != NULL && strncmp(ev->tty, "/dev/pts/", 9) == 0));
-	json_object_object_add(e, "captureLayer", jstr(src != NULL ? src :
-	    "cli"));
-	if (ev->truncated)
-		json_object_object_add(e, "truncated",
-		    json_object_new_boolean(1));
-	json_object_object_add(ctx, "environment", e);
+	jwrite_key(w, "environment");
+	jwrite_obj(w);
+	jwrite_key(w, "shell");
+	jwrite_str(w, ev->shell != NULL ? ev->shell : "unknown");
+	jwrite_key(w, "terminal");
+	jwrite_str(w, ev->term != NULL && *ev->term != '\0' ? ev->term :
+	    "unknown");
+	jwrite_key(w, "isInteractive");
+	jwrite_bool(w, ev->interactive);
+	jwrite_key(w, "isTTY");
+	jwrite_bool(w, ev->is_tty);
+	jwrite_key(w, "isPTY");
+	jwrite_bool(w, ev->tty != NULL && strncmp(ev->tty, "/dev/pts/", 9) ==
+	    0);
+	jwrite_key(w, "captureLayer");
+	jwrite_str(w, src != NULL ? src : "cli");
+	if (ev->truncated) {
+		jwrite_key(w, "truncated");
+		jwrite_bool(w, 1);
+	}
+	jwrite_obj_end(w);
 
-	wd = json_object_new_object();
+	jwrite_key(w, "workingDirectory");
+	jwrite_obj(w);
 	wdt = wd_type_cached(ev->cwd, env->home, &depth);
-	json_object_object_add(wd, "type", jstr(wdt));
-	json_object_object_add(wd, "depth", json_object_new_int(depth));
-	json_object_object_add(ctx, "workingDirectory", wd);
+	jwrite_key(w, "type");
+	jwrite_str(w, wdt);
+	jwrite_key(w, "depth");
+	jwrite_int(w, depth);
+	jwrite_obj_end(w);
 
 	/*
 	 * The parent is the process that launched the command: the shell for
@@ -408,99 +431,107 @@ build_context(const struct entry_env *env, const struct event *ev)
 			snprintf(comm, sizeof comm, "%s", ev->parent);
 		else
 			comm_cached(ppid, comm, sizeof comm);
-		pp = json_object_new_object();
-		json_object_object_add(pp, "name", jstr(comm[0] != '\0' ? comm :
-		    "unknown"));
-		json_object_object_add(pp, "pid", json_object_new_int(ppid));
-		json_object_object_add(pp, "isShell",
-		    json_object_new_boolean(is_shell_name(comm)));
-		json_object_object_add(pp, "isScript", json_object_new_boolean(
-		    is_shell_name(comm) && !ev->interactive));
-		json_object_object_add(ctx, "parentProcess", pp);
+		jwrite_key(w, "parentProcess");
+		jwrite_obj(w);
+		jwrite_key(w, "name");
+		jwrite_str(w, comm[0] != '\0' ? comm : "unknown");
+		jwrite_key(w, "pid");
+		jwrite_int(w, ppid);
+		jwrite_key(w, "isShell");
+		jwrite_bool(w, is_shell_name(comm));
+		jwrite_key(w, "isScript");
+		jwrite_bool(w, is_shell_name(comm) && !ev->interactive);
+		jwrite_obj_end(w);
 	}
 
-	ss = json_object_new_object();
-	la = json_object_new_array();
+	jwrite_key(w, "systemState");
+	jwrite_obj(w);
+	jwrite_key(w, "loadAverage");
+	jwrite_arr(w);
 	for (i = 0; i < 3; i++)
-		json_object_array_add(la, json_num(env->sys.load[i]));
-	json_object_object_add(ss, "loadAverage", la);
-	json_object_object_add(ss, "memoryUsagePercent",
-	    json_num(env->sys.mem_percent));
-	json_object_object_add(ss, "diskUsagePercent",
-	    json_num(env->sys.disk_percent));
-	json_object_object_add(ctx, "systemState", ss);
-	return ctx;
+		jwrite_num(w, env->sys.load[i]);
+	jwrite_arr_end(w);
+	jwrite_key(w, "memoryUsagePercent");
+	jwrite_num(w, env->sys.mem_percent);
+	jwrite_key(w, "diskUsagePercent");
+	jwrite_num(w, env->sys.disk_percent);
+	jwrite_obj_end(w);
+	jwrite_obj_end(w);
 }
 
-static struct json_object *
-build_decision(const struct entry_env *env, const struct event *ev,
-    struct redact_stats *stats, double *redact_ms)
+static void
+write_decision(struct jwrite *w, const struct entry_env *env,
+    const struct event *ev, struct redact_stats *stats, double *redact_ms)
 {
-	struct json_object	*d;
-	struct buf		 b = BUF_INIT;
+	static struct buf	 b = BUF_INIT;
 	double			 t0;
 
-	d = json_object_new_object();
-	json_object_object_add(d, "action", jstr(ev->action != NULL ?
-	    ev->action : "execute"));
+	jwrite_obj(w);
+	jwrite_key(w, "action");
+	jwrite_str(w, ev->action != NULL ? ev->action : "execute");
 	if (ev->modified != NULL) {
 		t0 = clock_mono_ms();
+		buf_reset(&b);
 		redact_line(env->red, env->cfg->level, ev->modified,
 		    strlen(ev->modified), &b, NULL, stats);
 		*redact_ms += clock_mono_ms() - t0;
-		json_object_object_add(d, "modifiedCommand", jstr(buf_str(&b)));
-		buf_release(&b);
+		jwrite_key(w, "modifiedCommand");
+		jwrite_str(w, buf_str(&b));
 	}
-	json_object_object_add(d, "decisionTime",
-	    json_object_new_int64((int64_t)(ev->decision_ms + 0.5)));
-	return d;
+	jwrite_key(w, "decisionTime");
+	jwrite_int(w, (int64_t)(ev->decision_ms + 0.5));
+	jwrite_obj_end(w);
 }
 
-static struct json_object *
-build_privacy(const struct entry_env *env, const struct redact_stats *st,
-    int64_t ts)
+static void
+write_privacy(struct jwrite *w, const struct entry_env *env,
+    const struct redact_stats *st, int64_t ts)
 {
-	struct json_object	*p, *rs, *ret, *c;
 	char			 exp[ISO8601_LEN];
 	const struct config	*cfg = env->cfg;
 
-	p = json_object_new_object();
+	jwrite_obj(w);
 	/* Typed argument values are counted, but are not "detected". */
-	json_object_object_add(p, "sensitiveDataDetected",
-	    json_object_new_boolean(st->sensitive > 0));
-	json_object_object_add(p, "sensitiveDataTypes",
-	    strv_json(st->types, st->ntypes));
-	rs = json_object_new_object();
-	json_object_object_add(rs, "redactedCount",
-	    json_object_new_int64((int64_t)st->count));
-	json_object_object_add(rs, "redactionPatterns",
-	    strv_json(st->rule_ids, st->nrule_ids));
-	json_object_object_add(p, "redactionStats", rs);
-	ret = json_object_new_object();
+	jwrite_key(w, "sensitiveDataDetected");
+	jwrite_bool(w, st->sensitive > 0);
+	jwrite_key(w, "sensitiveDataTypes");
+	jwrite_strv(w, st->types, st->ntypes);
+	jwrite_key(w, "redactionStats");
+	jwrite_obj(w);
+	jwrite_key(w, "redactedCount");
+	jwrite_int(w, (int64_t)st->count);
+	jwrite_key(w, "redactionPatterns");
+	jwrite_strv(w, st->rule_ids, st->nrule_ids);
+	jwrite_obj_end(w);
+	jwrite_key(w, "retention");
+	jwrite_obj(w);
 	clock_iso8601(ts + (int64_t)cfg->retention_days * 86400000, exp);
-	json_object_object_add(ret, "expiresAt", jstr(exp));
-	json_object_object_add(ret, "retentionDays",
-	    json_object_new_int(cfg->retention_days));
-	json_object_object_add(ret, "anonymizationLevel",
-	    jstr(anon_level_name(cfg->level)));
-	json_object_object_add(p, "retention", ret);
-	c = json_object_new_object();
-	json_object_object_add(c, "collectionConsent",
-	    json_object_new_boolean(cfg->collection_consent));
-	json_object_object_add(c, "sharingConsent",
-	    json_object_new_boolean(cfg->sharing_consent));
-	json_object_object_add(c, "improvementConsent",
-	    json_object_new_boolean(cfg->improvement_consent));
-	json_object_object_add(p, "consent", c);
-	return p;
+	jwrite_key(w, "expiresAt");
+	jwrite_str(w, exp);
+	jwrite_key(w, "retentionDays");
+	jwrite_int(w, cfg->retention_days);
+	jwrite_key(w, "anonymizationLevel");
+	jwrite_str(w, anon_level_name(cfg->level));
+	jwrite_obj_end(w);
+	jwrite_key(w, "consent");
+	jwrite_obj(w);
+	jwrite_key(w, "collectionConsent");
+	jwrite_bool(w, cfg->collection_consent);
+	jwrite_key(w, "sharingConsent");
+	jwrite_bool(w, cfg->sharing_consent);
+	jwrite_key(w, "improvementConsent");
+	jwrite_bool(w, cfg->improvement_consent);
+	jwrite_obj_end(w);
+	jwrite_obj_end(w);
 }
 
-/* Build a DatasetEntry. */
-struct json_object *
-entry_build(const struct entry_env *env, const struct event *ev,
-    struct verdict *v, double received_ms, char ret_id[37], char ret_day[11])
+/* Write a DatasetEntry. */
+void
+entry_write(const struct entry_env *env, const struct event *ev,
+    struct verdict *v, double received_ms, struct buf *out,
+    struct buf *ret_name, char ret_id[37], char ret_day[11])
 {
-	struct json_object	*e, *perf, *stages, *res;
+	struct jwrite		 w;
 	struct redact_stats	 stats = REDACT_STATS_INIT;
 	char			 ts[ISO8601_LEN];
 	int64_t			 when;
@@ -514,48 +545,69 @@ entry_build(const struct entry_env *env, const struct event *ev,
 	clock_iso8601(when, ts);
 	clock_day(when, ret_day);
 
-	e = json_object_new_object();
-	json_object_object_add(e, "id", jstr(ret_id));
-	json_object_object_add(e, "timestamp", jstr(ts));
-	json_object_object_add(e, "schemaVersion", jstr("1.0.0"));
-	json_object_object_add(e, "command", build_command(env, ev, &stats,
-	    &redact_ms));
-	json_object_object_add(e, "context", build_context(env, ev));
-	json_object_object_add(e, "classification", v->classification);
+	jwrite_init(&w, out);
+	jwrite_obj(&w);
+	jwrite_key(&w, "id");
+	jwrite_str(&w, ret_id);
+	jwrite_key(&w, "timestamp");
+	jwrite_str(&w, ts);
+	jwrite_key(&w, "schemaVersion");
+	jwrite_str(&w, "1.0.0");
+	jwrite_key(&w, "command");
+	write_command(&w, env, ev, &stats, &redact_ms, ret_name);
+	jwrite_key(&w, "context");
+	write_context(&w, env, ev);
+	jwrite_key(&w, "classification");
+	jwrite_json(&w, v->classification);
+	if (v->classification != NULL)
+		json_object_put(v->classification);
 	v->classification = NULL;
-	if (ev->ai != NULL)
-		json_object_object_add(e, "aiAnalysis",
-		    json_object_get(ev->ai));
-	json_object_object_add(e, "userDecision", build_decision(env, ev,
-	    &stats, &redact_ms));
+	if (ev->ai != NULL) {
+		jwrite_key(&w, "aiAnalysis");
+		jwrite_json(&w, ev->ai);
+	}
+	jwrite_key(&w, "userDecision");
+	write_decision(&w, env, ev, &stats, &redact_ms);
 
-	perf = json_object_new_object();
-	stages = json_object_new_object();
-	json_object_object_add(stages, "interception", json_num(ev->intercept_ms));
-	json_object_object_add(stages, "classification", json_num(v->classify_ms));
-	json_object_object_add(stages, "bypassDetection", json_num(v->bypass_ms));
-	json_object_object_add(stages, "sensitiveDataRedaction",
-	    json_num(redact_ms));
-	if (ev->ai != NULL)
-		json_object_object_add(stages, "aiAnalysis",
-		    json_num(ev->ai_ms));
-	if (ev->prompted)
-		json_object_object_add(stages, "userPrompt",
-		    json_num(ev->decision_ms));
+	jwrite_key(&w, "performance");
+	jwrite_obj(&w);
 	total = clock_mono_ms() - received_ms + ev->intercept_ms;
 	if (total < ev->intercept_ms + v->classify_ms + redact_ms)
 		total = ev->intercept_ms + v->classify_ms + redact_ms;
-	json_object_object_add(perf, "totalTime", json_num(total));
-	json_object_object_add(perf, "stages", stages);
-	res = json_object_new_object();
-	json_object_object_add(res, "cpuPercent", json_num(env->cpu_percent));
-	json_object_object_add(res, "memoryMB", json_num(env->rss_mb));
-	json_object_object_add(res, "cacheHit",
-	    json_object_new_boolean(v->cache_hit));
-	json_object_object_add(perf, "resources", res);
-	json_object_object_add(e, "performance", perf);
+	jwrite_key(&w, "totalTime");
+	jwrite_num(&w, total);
+	jwrite_key(&w, "stages");
+	jwrite_obj(&w);
+	jwrite_key(&w, "interception");
+	jwrite_num(&w, ev->intercept_ms);
+	jwrite_key(&w, "classification");
+	jwrite_num(&w, v->classify_ms);
+	jwrite_key(&w, "bypassDetection");
+	jwrite_num(&w, v->bypass_ms);
+	jwrite_key(&w, "sensitiveDataRedaction");
+	jwrite_num(&w, redact_ms);
+	if (ev->ai != NULL) {
+		jwrite_key(&w, "aiAnalysis");
+		jwrite_num(&w, ev->ai_ms);
+	}
+	if (ev->prompted) {
+		jwrite_key(&w, "userPrompt");
+		jwrite_num(&w, ev->decision_ms);
+	}
+	jwrite_obj_end(&w);
+	jwrite_key(&w, "resources");
+	jwrite_obj(&w);
+	jwrite_key(&w, "cpuPercent");
+	jwrite_num(&w, env->cpu_percent);
+	jwrite_key(&w, "memoryMB");
+	jwrite_num(&w, env->rss_mb);
+	jwrite_key(&w, "cacheHit");
+	jwrite_bool(&w, v->cache_hit);
+	jwrite_obj_end(&w);
+	jwrite_obj_end(&w);
 
-	json_object_object_add(e, "privacy", build_privacy(env, &stats, when));
+	jwrite_key(&w, "privacy");
+	write_privacy(&w, env, &stats, when);
+	jwrite_obj_end(&w);
 	redact_stats_release(&stats);
-	return e;
 }

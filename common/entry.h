@@ -13,8 +13,8 @@
 #include "config.h"
 #include "sysinfo.h"
 
+struct buf;
 struct event;
-struct json_object;
 struct redactor;
 struct verdict;
 
@@ -35,14 +35,18 @@ struct entry_env {
 #define WD_OTHER	"other"
 
 /*
- * Build the entry.  Consumes v->classification (the verdict keeps no
- * reference).  received_ms is the monotonic time the request arrived, for
- * performance.totalTime.  The id and the local day of the timestamp are
- * written to ret_id and ret_day.  Returns a new object (caller puts).
+ * Write the entry as one line of JSON, without the newline, appending to
+ * out (the caller resets it); it is not UTF-8-sanitized.  Consumes
+ * v->classification (the verdict keeps no reference).  received_ms is the
+ * monotonic time the request arrived, for performance.totalTime.  The
+ * entry's (redacted) command name replaces the contents of ret_name when
+ * it is not NULL; the id and the local day of the timestamp are written
+ * to ret_id and ret_day.
  */
-struct json_object *entry_build(const struct entry_env *env,
+void		 entry_write(const struct entry_env *env,
 		    const struct event *ev, struct verdict *v,
-		    double received_ms, char ret_id[37], char ret_day[11]);
+		    double received_ms, struct buf *out, struct buf *ret_name,
+		    char ret_id[37], char ret_day[11]);
 
 /* The seed's workingDirectory type of cwd, and its depth. */
 const char	*entry_wd_type(const char *cwd, const char *home,

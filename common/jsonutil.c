@@ -55,26 +55,37 @@ num_fast(double d, char *buf, size_t size)
 	return 0;
 }
 
-/* A number with at most three decimals. */
-struct json_object *
-json_num(double d)
+/* A number with at most three decimals, as text. */
+size_t
+json_num_fmt(double d, char buf[JSON_NUM_LEN])
 {
-	char	buf[64];
 	size_t	n;
 
 	if (!isfinite(d))
 		d = 0;
-	if (num_fast(d, buf, sizeof buf) == 0)
-		return json_object_new_double_s(d, buf);
-	snprintf(buf, sizeof buf, "%.3f", d);
+	if (num_fast(d, buf, JSON_NUM_LEN) == 0)
+		return strlen(buf);
+	snprintf(buf, JSON_NUM_LEN, "%.3f", d);
 	n = strlen(buf);
 	while (n > 0 && buf[n - 1] == '0')
 		buf[--n] = '\0';
 	if (n > 0 && buf[n - 1] == '.')
 		buf[--n] = '\0';
-	if (strcmp(buf, "-0") == 0)
+	if (strcmp(buf, "-0") == 0) {
 		strcpy(buf, "0");
-	return json_object_new_double_s(d, buf);
+		n = 1;
+	}
+	return n;
+}
+
+/* A number with at most three decimals. */
+struct json_object *
+json_num(double d)
+{
+	char	buf[JSON_NUM_LEN];
+
+	json_num_fmt(d, buf);
+	return json_object_new_double_s(isfinite(d) ? d : 0, buf);
 }
 
 /* A string member. */

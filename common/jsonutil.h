@@ -11,6 +11,13 @@ struct json_object;
 /* A number with at most three decimals, serialized without float noise. */
 struct json_object *json_num(double d);
 
+/*
+ * The text json_num() gives d ("0.3", "12", "-0.001"; not finite: "0"),
+ * NUL-terminated in buf; returns its length.
+ */
+#define JSON_NUM_LEN	64
+size_t		 json_num_fmt(double d, char buf[JSON_NUM_LEN]);
+
 /* The string at key, or NULL when missing or not a string. */
 const char	*json_str(struct json_object *o, const char *key);
 

@@ -325,13 +325,17 @@ ascii_only(const char *s, size_t len)
 	return (acc & 0x8080808080808080ULL) == 0;
 }
 
-/* Build and write the entry of an event; returns 0 or -errno. */
+/*
+ * Build and write the entry of an event; returns 0 or -errno.  The entry
+ * and its command name are written into buffers kept from one event to
+ * the next.
+ */
 static int
 record(struct daemon *d, struct event *ev, struct verdict *v,
     double received, char ret_id[37])
 {
+	static struct buf	 entry = BUF_INIT, name = BUF_INIT;
 	struct entry_env	 env;
-	struct json_object	*e, *cmd, *name;
 	char			 day[11], *fixed;
 	const char		*line;
 	size_t			 len;
@@ -345,9 +349,10 @@ record(struct daemon *d, struct event *ev, struct verdict *v,
 	env.sys = d->sys;
 	env.cpu_percent = d->cpu_percent;
 	env.rss_mb = d->rss_mb;
-	e = entry_build(&env, ev, v, received, ret_id, day);
-	line = json_object_to_json_string_length(e, JSON_C_TO_STRING_PLAIN |
-	    JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	buf_reset(&entry);
+	entry_write(&env, ev, v, received, &entry, &name, ret_id, day);
+	line = entry.data;
+	len = entry.len;
 	/* The dataset is UTF-8 whatever a module got wrong. */
 	fixed = NULL;
 	if (!ascii_only(line, len) &&
@@ -364,12 +369,8 @@ record(struct daemon *d, struct event *ev, struct verdict *v,
 			log_info("writing again after a full disk");
 			d->disk_full = 0;
 		}
-		name = NULL;
-		if (json_object_object_get_ex(e, "command", &cmd))
-			json_object_object_get_ex(cmd, "command", &name);
-		store_count(&d->store, name != NULL ?
-		    json_object_get_string(name) : NULL,
-		    clock_mono_ms() - received, 0);
+		store_count(&d->store, buf_str(&name), clock_mono_ms() -
+		    received, 0);
 	} else {
 		d->write_errors++;
 		if (r == -ENOSPC || r == -EDQUOT) {
@@ -382,7 +383,6 @@ record(struct daemon *d, struct event *ev, struct verdict *v,
 		server_set_error(d, "cannot write an entry: %s",
 		    strerror(-r));
 	}
-	json_object_put(e);
 	return r;
 }
 
