@@ -28,7 +28,10 @@
 # bash: the script is read by an interactive bash, so every line goes to
 # the history like typed input, and the hook reads it from there; the
 # DEBUG trap is armed by the test (PS0 is not expanded for script input),
-# which adds a pattern test per line to the hook's cost.  zsh: the
+# which adds a pattern test per line to the hook's cost.  Every variant
+# has two script lines per command line (the hooked ones run the prompt
+# command on the second, the others ":"), so the shell's own reading and
+# history work cancels out.  zsh: the
 # accept-line widget is called outside zle (its last call, to the original
 # widget, fails fast) and then precmd.
 set -u
@@ -71,8 +74,10 @@ bash_script() {	# variant
 		echo 'T0=$EPOCHREALTIME'
 		for ((i = 0; i < N; i++)); do
 			case $1 in
-			empty)	echo ": $line r$i" ;;
-			bare)	echo "/bin/true $line r$i" ;;
+			empty)	echo ": $line r$i"
+				echo ":" ;;
+			bare)	echo "/bin/true $line r$i"
+				echo ":" ;;
 			*)	echo "/bin/true $line r$i"
 				echo "deliberate_hook prompt" ;;
 			esac
