@@ -297,29 +297,80 @@ child(char **argv, int sock)
 	_exit(e == ENOENT ? 127 : 126);
 }
 
+/*
+ * The target's memory, read a page at a time: argv's pointer array and
+ * its strings usually share a page or two, so most reads cost no system
+ * call.  Each page is read once per exec (the target is stopped).
+ */
+struct memrd {
+	int		 fd;
+	uint64_t	 page;		/* address of buf, or UINT64_MAX */
+	size_t		 len;		/* bytes valid in buf */
+	unsigned char	 buf[4096];
+};
+
+/* The bytes from addr to the end of its page: *p, returns their count. */
+static ssize_t
+mem_span(struct memrd *m, uint64_t addr, const unsigned char **p)
+{
+	uint64_t	page = addr & ~(uint64_t)4095;
+	ssize_t		n;
+
+	if (m->page != page) {
+		m->page = UINT64_MAX;
+		if ((n = pread(m->fd, m->buf, sizeof m->buf, (off_t)page)) <= 0)
+			return -1;
+		m->len = (size_t)n;
+		m->page = page;
+	}
+	if (addr - page >= m->len)
+		return -1;
+	*p = m->buf + (addr - page);
+	return (ssize_t)(m->len - (addr - page));
+}
+
+/* Read size bytes at addr (across pages).  0 or -1. */
+static int
+mem_read(struct memrd *m, uint64_t addr, void *out, size_t size)
+{
+	const unsigned char	*p;
+	ssize_t			 n;
+	size_t			 done = 0;
+
+	while (done < size) {
+		if ((n = mem_span(m, addr + done, &p)) < 0)
+			return -1;
+		if ((size_t)n > size - done)
+			n = (ssize_t)(size - done);
+		memcpy((char *)out + done, p, (size_t)n);
+		done += (size_t)n;
+	}
+	return 0;
+}
+
 /* Read a NUL-terminated string of the target at addr. */
 static int
-read_str(int mem, uint64_t addr, char *buf, size_t size, int *cut)
+read_str(struct memrd *m, uint64_t addr, char *buf, size_t size, int *cut)
 {
-	size_t	len = 0, want;
-	ssize_t	n;
-	char	*nul;
+	const unsigned char	*p, *nul;
+	size_t			 len = 0, want;
+	ssize_t			 n;
 
 	*cut = 0;
 	while (len + 1 < size) {
-		/* Stay within the page: the next one may be unmapped. */
-		want = 4096 - (size_t)((addr + len) & 4095);
+		if ((n = mem_span(m, addr + len, &p)) < 0)
+			return -1;
+		want = (size_t)n;
 		if (want > size - 1 - len)
 			want = size - 1 - len;
-		n = pread(mem, buf + len, want, (off_t)(addr + len));
-		if (n <= 0)
-			return -1;
-		if ((nul = memchr(buf + len, '\0', (size_t)n)) != NULL) {
-			len = (size_t)(nul - buf);
+		if ((nul = memchr(p, '\0', want)) != NULL) {
+			memcpy(buf + len, p, (size_t)(nul - p));
+			len += (size_t)(nul - p);
 			buf[len] = '\0';
 			return (int)len;
 		}
-		len += (size_t)n;
+		memcpy(buf + len, p, want);
+		len += want;
 	}
 	buf[len] = '\0';
 	*cut = 1;
@@ -631,6 +682,7 @@ judge(struct sup *s, const struct seccomp_notif *req,
 	size_t		 argc = 0, used = 0, cap = 0, budget, i;
 	pid_t		 pid = (pid_t)req->pid;
 	int		 mem, fd = -1, cut, n, is32, at, flags = 0, deny = 0;
+	struct memrd	 mr;
 	int		 truncated = 0, r, answered = 0;
 	double		 t0 = clock_mono_ms();
 	struct stat	 st;
@@ -645,21 +697,23 @@ judge(struct sup *s, const struct seccomp_notif *req,
 	snprintf(mempath, sizeof mempath, "/proc/%d/mem", (int)pid);
 	if ((mem = open(mempath, O_RDONLY | O_CLOEXEC)) == -1)
 		goto done;
-	if (read_str(mem, pathp, path, sizeof path, &cut) < 0)
+	mr.fd = mem;
+	mr.page = UINT64_MAX;
+	if (read_str(&mr, pathp, path, sizeof path, &cut) < 0)
 		path[0] = '\0';
 	/* argv: the strings packed in strs, offsets in argv, then fixed. */
 	budget = PROTO_MAX_MSG / 2;
 	for (i = 0; argvp != 0 && i < 1 << 20; i++) {
 		ptr = 0;
-		if (pread(mem, &ptr, is32 ? 4 : 8, (off_t)(argvp + i *
-		    (is32 ? 4 : 8))) != (is32 ? 4 : 8) || ptr == 0)
+		if (mem_read(&mr, argvp + i * (is32 ? 4 : 8), &ptr,
+		    is32 ? 4 : 8) != 0 || ptr == 0)
 			break;
 		if (used + ARG_READ_MAX > cap) {
 			cap = used + ARG_READ_MAX + cap;
 			strs = xreallocarray(strs, cap, 1);
 		}
 		argv = xreallocarray(argv, argc + 1, sizeof *argv);
-		n = read_str(mem, ptr, strs + used, ARG_READ_MAX, &cut);
+		n = read_str(&mr, ptr, strs + used, ARG_READ_MAX, &cut);
 		if (n < 0)
 			break;
 		argv[argc++] = (char *)(uintptr_t)used;
