@@ -53,6 +53,20 @@ struct event {
  */
 int	event_parse(struct json_object *req, struct event *ev, char **cause);
 
+/*
+ * The fast path of the daemon: fill ev straight from the text of a
+ * message, without json-c, when it is a flat "event" request whose values
+ * are strings, numbers, booleans, null or arrays of strings.  Returns 0
+ * only when proto_parse() and event_parse() would accept the message and
+ * fill the same event; *ret_noack is then 1 when it carries "ack": false.
+ * Returns -ENOTSUP for anything else, with ev released: the caller must
+ * then take the json-c path, which has the last word.  Duplicate keys,
+ * escaped or non-ASCII keys, nested values, \u0000, lone surrogates and
+ * numbers json-c might read differently are all "anything else".
+ */
+int	event_scan(const char *msg, size_t len, struct event *ev,
+	    int *ret_noack);
+
 void	event_release(struct event *ev);
 
 /* Join argv into a shell-quoted line. */

@@ -44,6 +44,7 @@
 #define PENDING_GRACE_S	30		/* after promptTimeout */
 #define MAX_PENDING	4096
 #define MAX_CLIENTS	1024		/* beyond this, refuse politely */
+#define NOACK		"\"ack\":false"	/* as the hooks write it */
 
 struct client {
 	int		 fd;
@@ -454,40 +455,72 @@ write_reply(struct json_object *req, int r, const char *id)
 	return rep;
 }
 
-static struct json_object *
-req_event(struct daemon *d, struct client *c, struct json_object *req,
-    double received)
+/*
+ * Classify and record a parsed event, which it releases.  Returns 0 with
+ * ret_id, 1 when the config excludes the command, or the -errno of the
+ * write.
+ */
+static int
+event_record(struct daemon *d, struct client *c, struct event *ev,
+    double received, char ret_id[37])
 {
-	struct event		 ev;
 	struct verdict		 v;
 	struct classify_ctx	 ctx;
+	int			 r;
+
+	if (c->fd != -1)
+		d->stream_events++;
+	peer_defaults(c, ev);
+	if (excluded(d, ev)) {
+		event_release(ev);
+		return 1;
+	}
+	fill_ctx(ev, &ctx);
+	ctx.exe_static = ev->exe_static;
+	classify_command(d->cls, ev->line, strlen(ev->line), &ctx, &v);
+	learn_apply(annotate_learned(d), ev->line, &v);
+	ev->ai = analyze_command(d, ev, &v, &ev->ai_ms);
+	r = record(d, ev, &v, received, ret_id);
+	verdict_release(&v);
+	event_release(ev);
+	return r;
+}
+
+/*
+ * An event request.  Without want_reply it builds no reply and counts a
+ * failure in bad_requests itself, as handle_message() would have.
+ */
+static struct json_object *
+req_event(struct daemon *d, struct client *c, struct json_object *req,
+    double received, int want_reply)
+{
+	struct event		 ev;
 	struct json_object	*rep;
 	char			*cause = NULL, id[37];
 	int			 r;
 
 	if (event_parse(req, &ev, &cause) != 0) {
+		if (!want_reply) {
+			d->bad_requests++;
+			free(cause);
+			return NULL;
+		}
 		rep = proto_error(req, cause);
 		free(cause);
 		return rep;
 	}
-	if (c->fd != -1)
-		d->stream_events++;
-	peer_defaults(c, &ev);
-	if (excluded(d, &ev)) {
-		event_release(&ev);
+	r = event_record(d, c, &ev, received, id);
+	if (!want_reply) {
+		if (r < 0)
+			d->bad_requests++;
+		return NULL;
+	}
+	if (r == 1) {
 		rep = proto_reply(req, 1);
 		json_object_object_add(rep, "excluded",
 		    json_object_new_boolean(1));
 		return rep;
 	}
-	fill_ctx(&ev, &ctx);
-	ctx.exe_static = ev.exe_static;
-	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
-	learn_apply(annotate_learned(d), ev.line, &v);
-	ev.ai = analyze_command(d, &ev, &v, &ev.ai_ms);
-	r = record(d, &ev, &v, received, id);
-	verdict_release(&v);
-	event_release(&ev);
 	return write_reply(req, r, id);
 }
 
@@ -761,7 +794,7 @@ req_status(struct daemon *d, struct json_object *req)
 
 static struct json_object *
 dispatch(struct daemon *d, struct client *c, struct json_object *req,
-    double received)
+    double received, int want_reply)
 {
 	struct json_object	*t;
 	const char		*type;
@@ -771,7 +804,7 @@ dispatch(struct daemon *d, struct client *c, struct json_object *req,
 	if ((t = testhooks_request(req)) != NULL)
 		return t;
 	if (strcmp(type, PROTO_EVENT) == 0)
-		return req_event(d, c, req, received);
+		return req_event(d, c, req, received, want_reply);
 	if (strcmp(type, PROTO_CHECK) == 0)
 		return req_check(d, c, req, received);
 	if (strcmp(type, PROTO_DECISION) == 0)
@@ -796,9 +829,10 @@ handle_message(struct daemon *d, struct client *c, const char *msg,
     size_t len)
 {
 	struct json_object	*req = NULL, *rep, *ack, *t;
-	char			*cause = NULL;
+	struct event		 ev;
+	char			*cause = NULL, id[37];
 	double			 received = clock_mono_ms();
-	int			 want_reply = c->fd != -1;
+	int			 want_reply = c->fd != -1, noack;
 
 	while (len > 0 && (msg[len - 1] == '\r' || (c->fd == -1 &&
 	    msg[len - 1] == '\n')))
@@ -806,6 +840,21 @@ handle_message(struct daemon *d, struct client *c, const char *msg,
 	if (len == 0)
 		return;
 	d->received++;
+	/*
+	 * The fire-and-forget events (datagrams, "ack": false) need no
+	 * reply, so most can skip json-c (event_scan() in event.h).  The
+	 * memmem() only spares the scan of the stream requests that want
+	 * a reply; the scanner decides.
+	 */
+	if ((c->fd == -1 || memmem(msg, len, NOACK, sizeof NOACK - 1) !=
+	    NULL) && event_scan(msg, len, &ev, &noack) == 0) {
+		if (c->fd == -1 || noack) {
+			if (event_record(d, c, &ev, received, id) < 0)
+				d->bad_requests++;
+			return;
+		}
+		event_release(&ev);
+	}
 	if (proto_parse(msg, len, &req, &cause) != 0) {
 		d->bad_requests++;
 		log_debug("bad request from pid %ld: %s", (long)c->pid, cause);
@@ -822,7 +871,7 @@ handle_message(struct daemon *d, struct client *c, const char *msg,
 		    json_object_is_type(ack, json_type_boolean) &&
 		    !json_object_get_boolean(ack))
 			want_reply = 0;
-		rep = dispatch(d, c, req, received);
+		rep = dispatch(d, c, req, received, want_reply);
 		if (rep != NULL && json_object_object_get_ex(rep, "ok", &ack) &&
 		    !json_object_get_boolean(ack))
 			d->bad_requests++;
@@ -834,8 +883,6 @@ handle_message(struct daemon *d, struct client *c, const char *msg,
 	if (req != NULL)
 		json_object_put(req);
 	if (deferred.active) {
-		char	id[37];
-
 		flush_out(c);
 		deferred.active = 0;
 		record(d, &deferred.ev, &deferred.v, deferred.received, id);
