@@ -105,7 +105,8 @@ $(BUILD)/preload/%.o: preload/%.c
 	$(CC) $(PRELOAD_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libdeliberate.so: $(PRELOAD_SRC:%.c=$(BUILD)/%.o)
-	$(CC) -shared -Wl,-z,noexecstack -Wl,-z,now -o $@ $^ -ldl
+	$(CC) -shared -Wl,-z,noexecstack -Wl,-z,now -Wl,-z,noseparate-code \
+	    -o $@ $^ -ldl
 
 $(BUILD)/shell-hooks/bash-builtin.o: shell-hooks/bash-builtin.c
 	@mkdir -p $(dir $@)
