@@ -2240,7 +2240,8 @@ static void
 type_quoted(struct typer *t, const char *s, size_t n, struct buf *b)
 {
 	struct buf	 tmp = BUF_INIT, one = BUF_INIT;
-	size_t		 i = 0, w, words = 0, kept = 0, before = t->ntyped;
+	size_t		 i = 0, w, lo, hi, words = 0, kept = 0;
+	size_t		 before = t->ntyped;
 	const char	*first = t->first;
 
 	if (n == 0)
@@ -2261,12 +2262,24 @@ type_quoted(struct typer *t, const char *s, size_t n, struct buf *b)
 		}
 		for (w = i; i < n && !isspace((unsigned char)s[i]); i++)
 			;
+		/*
+		 * Operators at the edges stay (the text may be a script for
+		 * sh -c): "b.txt;" is [FILE]; and "(cd" keeps its "(".
+		 */
+		for (lo = w; lo < i && s[lo] == '('; lo++)
+			;
+		for (hi = i; hi > lo && strchr(";&|)", s[hi - 1]) != NULL; hi--)
+			;
 		words++;
+		buf_add(&tmp, s + w, lo - w);
 		buf_reset(&one);
-		type_word(t, s + w, i - w, ROLE_ARG, &one);
-		if (one.len == i - w && memcmp(one.data, s + w, i - w) == 0)
+		if (hi > lo)
+			type_word(t, s + lo, hi - lo, ROLE_ARG, &one);
+		if (one.len == hi - lo && (hi == lo ||
+		    memcmp(one.data, s + lo, hi - lo) == 0))
 			kept++;
 		buf_add(&tmp, one.data != NULL ? one.data : "", one.len);
+		buf_add(&tmp, s + hi, i - hi);
 	}
 	if (kept == 0 && words > 1) {
 		t->ntyped = before;

@@ -472,6 +472,13 @@ static const char *const std_table[][2] = {
 	    "git stash pop" },
 	{ "grep -r 'Falcon Ridge deal' .",
 	    "grep -r '[STRING]' ." },
+	/* A quoted script keeps its operators (sh -c). */
+	{ "bash -c \"cp a.txt b.txt; ls\"",
+	    "bash -c \"cp [FILE] [FILE]; ls\"" },
+	{ "sh -c '(cd src && make) || echo failed'",
+	    "sh -c '(cd src && make) || echo [ARG]'" },
+	{ "sh -c 'ls >/dev/null; git --version'",
+	    "sh -c 'ls >/dev/null; git --version'" },
 	{ "grep -rn \"TODO\" src/",
 	    "grep -rn \"TODO\" src/" },
 	{ "grep -i acme-merger notes.md | wc -l",
