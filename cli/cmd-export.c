@@ -362,7 +362,8 @@ cmd_export(int argc, char **argv)
 	const char		*since = NULL, *until = NULL, *output = NULL;
 	char			*cause = NULL, *tmp = NULL;
 	FILE			*out = stdout;
-	int			 ch, fd, rc = EXIT_FAIL;
+	struct stat		 ost;
+	int			 ch, fd = -1, rc = EXIT_FAIL, direct = 0;
 	static char		 obuf[256 * 1024];
 
 	while ((ch = getopt_long(argc, argv, "+f:s:u:o:h", longopts,
@@ -404,6 +405,23 @@ cmd_export(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 
+	/*
+	 * Not a regular file (/dev/null, a FIFO, a terminal): written as it
+	 * is.  A temp file renamed over /dev/null would replace the device.
+	 */
+	if (output != NULL && stat(output, &ost) == 0 && !S_ISREG(ost.st_mode)) {
+		if ((fd = open(output, O_WRONLY | O_CLOEXEC | O_NOCTTY)) < 0 ||
+		    (out = fdopen(fd, "w")) == NULL) {
+			cli_error("cannot write '%s': %s", output,
+			    strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			out = stdout;
+			goto out;
+		}
+		output = NULL;
+		direct = 1;
+	}
 	if (output != NULL) {
 		/* Atomically: a private temp file next to it, then rename. */
 		xasprintf(&tmp, "%s.tmp.XXXXXX", output);
@@ -425,8 +443,8 @@ cmd_export(int argc, char **argv)
 	setvbuf(out, obuf, _IOFBF, sizeof obuf);
 	run_export(ds, out, fmt, &st);
 	if (fflush(out) != 0 || ferror(out)) {
-		cli_error("cannot write '%s': %s", output ? tmp : "stdout",
-		    strerror(errno));
+		cli_error("cannot write '%s': %s", output ? tmp : direct ?
+		    "the output" : "stdout", strerror(errno));
 		goto out;
 	}
 	if (output != NULL) {

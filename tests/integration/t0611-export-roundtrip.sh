@@ -163,4 +163,15 @@ test_expect_success 'an empty data directory exports nothing' '
 	DELIBERATE_HOME=$T/empty deliberate export --format json | jq -e "length == 0"
 '
 
+test_expect_success 'a FIFO or device as --output is written to, never replaced' '
+	mkfifo "$T/out.fifo" &&
+	{ cat "$T/out.fifo" >"$T/from-fifo" & } &&
+	deliberate export -o "$T/out.fifo" &&
+	wait &&
+	test -p "$T/out.fifo" &&
+	deliberate export >"$T/direct.ndjson" &&
+	cmp "$T/from-fifo" "$T/direct.ndjson" &&
+	! ls "$T"/out.fifo.tmp.* 2>/dev/null
+'
+
 test_done
