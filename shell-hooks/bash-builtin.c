@@ -1186,11 +1186,27 @@ dlb_decision(WORD_LIST *list)
  * annotate outcome ID|- STATUS MS, or annotate correction ID|- RISK:
  * "-" stands for the session's last entry.
  */
+/* The start of an annotate request: kind, and entry id or "-" (last). */
+static void
+dlb_annotate_head(struct dlb_buf *msg, const char *kind, const char *id)
+{
+	const char	*v;
+
+	dlb_adds(msg, "{\"v\":1,\"type\":\"annotate\"");
+	dlb_addkv(msg, "kind", kind);
+	if (strcmp(id, "-") == 0) {
+		dlb_adds(msg, ",\"last\":true");
+		if ((v = dlb_var("DELIBERATE_SESSION")) != NULL)
+			dlb_addkv(msg, "session", v);
+	} else
+		dlb_addkv(msg, "entryId", id);
+}
+
 static int
 dlb_annotate(WORD_LIST *list)
 {
 	struct dlb_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
-	const char	*kind, *id, *a, *b = NULL, *v, *p;
+	const char	*kind, *id, *a, *b = NULL, *p;
 	long long	 t0 = dlb_mono_ms();
 	int		 r, outcome;
 
@@ -1203,14 +1219,7 @@ dlb_annotate(WORD_LIST *list)
 	a = list->next->next->word->word;
 	if (list->next->next->next != NULL)
 		b = list->next->next->next->word->word;
-	dlb_adds(&msg, "{\"v\":1,\"type\":\"annotate\"");
-	dlb_addkv(&msg, "kind", kind);
-	if (strcmp(id, "-") == 0) {
-		dlb_adds(&msg, ",\"last\":true");
-		if ((v = dlb_var("DELIBERATE_SESSION")) != NULL)
-			dlb_addkv(&msg, "session", v);
-	} else
-		dlb_addkv(&msg, "entryId", id);
+	dlb_annotate_head(&msg, kind, id);
 	if (strcmp(kind, "outcome") == 0) {
 		if (b == NULL)
 			b = "0";
@@ -1345,14 +1354,8 @@ dlb_precmd(WORD_LIST *list)
 	}
 	if (dlb_armed) {
 		dlb_armed = 0;
-		dlb_adds(&msg, "{\"v\":1,\"type\":\"annotate\","
-		    "\"kind\":\"outcome\",\"ack\":false");
-		if (strcmp(dlb_eid, "-") == 0) {
-			dlb_adds(&msg, ",\"last\":true");
-			if ((v = dlb_var("DELIBERATE_SESSION")) != NULL)
-				dlb_addkv(&msg, "session", v);
-		} else
-			dlb_addkv(&msg, "entryId", dlb_eid);
+		dlb_annotate_head(&msg, "outcome", dlb_eid);
+		dlb_adds(&msg, ",\"ack\":false");
 		snprintf(num, sizeof num, ",\"exitStatus\":%d,"
 		    "\"durationMs\":%lld}\n", status, t0 - dlb_t0);
 		dlb_adds(&msg, num);

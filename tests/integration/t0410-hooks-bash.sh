@@ -223,42 +223,10 @@ test_expect_success 'no answer within the timeout cancels and records timeout' t
 
 rcfile b4 ""
 bstart b4
-t_trigger_free() {
-	# The daemon publishes its trigger words next to the socket.
-	grep -q '^deliberate-triggers-v1 .* rm ' "$XDG_RUNTIME_DIR/deliberate/triggers"
-	tsend b4 'echo warm-up'
-	ewait 'echo warm-up' execute
-	# A line without trigger words does not wait for a verdict: with
-	# the daemon stopped it runs at once and warns nothing; a line with
-	# one (rm) waits, gets no answer and warns.
-	kill -STOP "$(cat "$T/daemon.pid")"
-	test_when_finished 'kill -CONT "$(cat "$T/daemon.pid")"'
-	tsend b4 'mkdir -p fastdir/leaf'
-	tsend b4 'echo marker-1'
-	twait b4 marker-1 2
-	test -d "$T/w/fastdir/leaf"
-	! tscreen b4 | grep -q 'daemon unreachable'
-	tsend b4 'rm -f fastdir/none'
-	twait b4 'daemon unreachable'
-	kill -CONT "$(cat "$T/daemon.pid")"
-	ewait 'mkdir -p fastdir/leaf' execute
-	test "$(efield 'mkdir -p fastdir/leaf' 'e["classification"]["riskLevel"]')" = safe
-}
+t_trigger_free() { hook_trigger_free b4; }
 test_expect_success 'a line without trigger words is recorded without waiting' t_trigger_free
 
-t_stopped() {
-	# A stopped daemon: fire-and-forget lines must not fill the kept
-	# connection until a write blocks the shell.
-	kill -STOP "$(cat "$T/daemon.pid")"
-	test_when_finished 'kill -CONT "$(cat "$T/daemon.pid")"'
-	for i in $(seq 1 150); do
-		tsend b4 "echo stopped-$i"
-	done
-	twait b4 stopped-150 2
-	kill -CONT "$(cat "$T/daemon.pid")"
-	tsend b4 'echo after-stop'
-	ewait 'echo after-stop' execute
-}
+t_stopped() { hook_stopped b4; }
 test_expect_success 'a stopped daemon never blocks the shell' t_stopped
 
 t_down() {
@@ -282,16 +250,7 @@ t_enforce() {
 }
 test_expect_success 'enforce mode refuses dangerous commands' t_enforce
 
-t_kept() {
-	tsend b1 'echo "kept=$(ls -l /proc/$$/fd | grep -c socket:)" "child=$(ls -l /proc/self/fd | grep -c socket:)"'
-	twait b1 'kept=1 child=0'
-	tsend b1 'echo again-1'
-	tsend b1 'echo again-2'
-	twait b1 again-2 2
-	tsend b1 'echo "kept=$(ls -l /proc/$$/fd | grep -c socket:)" "child=$(ls -l /proc/self/fd | grep -c socket:)"'
-	twait b1 'kept=1 child=0' 2
-	ewait 'echo again-2' execute
-}
+t_kept() { hook_kept b1 0; }
 test_expect_success 'one kept connection per shell; commands do not inherit it (close-on-exec)' t_kept
 
 test_expect_success 'every entry validates against the schema' \

@@ -174,42 +174,10 @@ test_expect_success 'no answer within the timeout cancels and records timeout' t
 
 zrc z4 ""
 zstart z4
-t_trigger_free() {
-	# The daemon publishes its trigger words next to the socket.
-	grep -q '^deliberate-triggers-v1 .* rm ' "$XDG_RUNTIME_DIR/deliberate/triggers"
-	tsend z4 'echo warm-up'
-	ewait 'echo warm-up' execute
-	# A line without trigger words does not wait for a verdict: with
-	# the daemon stopped it runs at once and warns nothing; a line with
-	# one (rm) waits, gets no answer and warns.
-	kill -STOP "$(cat "$T/daemon.pid")"
-	test_when_finished 'kill -CONT "$(cat "$T/daemon.pid")"'
-	tsend z4 'mkdir -p fastdir/leaf'
-	tsend z4 'echo marker-1'
-	twait z4 marker-1 2
-	test -d "$T/w/fastdir/leaf"
-	! tscreen z4 | grep -q 'daemon unreachable'
-	tsend z4 'rm -f fastdir/none'
-	twait z4 'daemon unreachable'
-	kill -CONT "$(cat "$T/daemon.pid")"
-	ewait 'mkdir -p fastdir/leaf' execute
-	test "$(efield 'mkdir -p fastdir/leaf' 'e["classification"]["riskLevel"]')" = safe
-}
+t_trigger_free() { hook_trigger_free z4; }
 test_expect_success 'a line without trigger words is recorded without waiting' t_trigger_free
 
-t_stopped() {
-	# A stopped daemon: fire-and-forget lines must not fill the kept
-	# connection until a write blocks the shell.
-	kill -STOP "$(cat "$T/daemon.pid")"
-	test_when_finished 'kill -CONT "$(cat "$T/daemon.pid")"'
-	for i in $(seq 1 150); do
-		tsend z4 "echo stopped-$i"
-	done
-	twait z4 stopped-150 2
-	kill -CONT "$(cat "$T/daemon.pid")"
-	tsend z4 'echo after-stop'
-	ewait 'echo after-stop' execute
-}
+t_stopped() { hook_stopped z4; }
 test_expect_success 'a stopped daemon never blocks the shell' t_stopped
 
 t_down() {
@@ -233,16 +201,7 @@ t_enforce() {
 }
 test_expect_success 'enforce mode refuses dangerous commands' t_enforce
 
-t_kept() {
-	tsend z1 'echo "kept=$(ls -l /proc/$$/fd | grep -c socket:)" "child=$(ls -l /proc/self/fd | grep -c socket:)"'
-	twait z1 'kept=1 child=1'
-	tsend z1 'echo again-1'
-	tsend z1 'echo again-2'
-	twait z1 again-2 2
-	tsend z1 'echo "kept=$(ls -l /proc/$$/fd | grep -c socket:)" "child=$(ls -l /proc/self/fd | grep -c socket:)"'
-	twait z1 'kept=1 child=1' 2
-	ewait 'echo again-2' execute
-}
+t_kept() { hook_kept z1 1; }
 test_expect_success 'one kept connection per shell; commands inherit it (zsh cannot set close-on-exec; documented)' t_kept
 
 test_expect_success 'every entry validates against the schema' \
