@@ -546,6 +546,12 @@ add_str(struct json_object *o, const char *k, const char *v)
 		json_object_object_add(o, k, json_object_new_string(v));
 }
 
+static void
+add_i64(struct json_object *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+
 static struct json_object *
 req_check(struct daemon *d, struct client *c, struct json_object *req,
     double received)
@@ -750,43 +756,26 @@ req_status(struct daemon *d, struct json_object *req)
 	add_str(rep, "mode", mode_name(d->cfg.mode));
 	add_str(rep, "anonymizationLevel", anon_level_name(d->cfg.level));
 	add_str(rep, "today", d->store.day);
-	json_object_object_add(rep, "todayCount",
-	    json_object_new_int64(d->store.today));
-	json_object_object_add(rep, "received",
-	    json_object_new_int64(d->received));
-	json_object_object_add(rep, "written",
-	    json_object_new_int64(d->written));
-	json_object_object_add(rep, "writeErrors",
-	    json_object_new_int64(d->write_errors));
-	json_object_object_add(rep, "badRequests",
-	    json_object_new_int64(d->bad_requests));
-	json_object_object_add(rep, "refusedPeers",
-	    json_object_new_int64(d->refused));
-	json_object_object_add(rep, "clients",
-	    json_object_new_int64(d->clients));
-	json_object_object_add(rep, "pending",
-	    json_object_new_int64((int64_t)d->npending));
+	add_i64(rep, "todayCount", d->store.today);
+	add_i64(rep, "received", d->received);
+	add_i64(rep, "written", d->written);
+	add_i64(rep, "writeErrors", d->write_errors);
+	add_i64(rep, "badRequests", d->bad_requests);
+	add_i64(rep, "refusedPeers", d->refused);
+	add_i64(rep, "clients", d->clients);
+	add_i64(rep, "pending", (int64_t)d->npending);
 	json_object_object_add(rep, "diskFull",
 	    json_object_new_boolean(d->disk_full));
-	json_object_object_add(rep, "totalEntries",
-	    json_object_new_int64(d->store.st.total));
-	json_object_object_add(rep, "redactionRules",
-	    json_object_new_int64((int64_t)redactor_nrules(d->red)));
-	json_object_object_add(rep, "spooledIngested",
-	    json_object_new_int64(d->spooled));
-	json_object_object_add(rep, "reloads",
-	    json_object_new_int64(d->reloads));
-	json_object_object_add(rep, "preloadDrops",
-	    json_object_new_int64(preload_drops(d)));
+	add_i64(rep, "totalEntries", d->store.st.total);
+	add_i64(rep, "redactionRules", (int64_t)redactor_nrules(d->red));
+	add_i64(rep, "spooledIngested", d->spooled);
+	add_i64(rep, "reloads", d->reloads);
+	add_i64(rep, "preloadDrops", preload_drops(d));
 	add_str(rep, "dgramSocket", d->dgram_fd != -1 ? d->dgram_path : NULL);
-	json_object_object_add(rep, "dgramReceived",
-	    json_object_new_int64(d->dgram_received));
-	json_object_object_add(rep, "dgramBatches",
-	    json_object_new_int64(d->dgram_batches));
-	json_object_object_add(rep, "dgramRefused",
-	    json_object_new_int64(d->dgram_refused));
-	json_object_object_add(rep, "streamEvents",
-	    json_object_new_int64(d->stream_events));
+	add_i64(rep, "dgramReceived", d->dgram_received);
+	add_i64(rep, "dgramBatches", d->dgram_batches);
+	add_i64(rep, "dgramRefused", d->dgram_refused);
+	add_i64(rep, "streamEvents", d->stream_events);
 	add_str(rep, "lastError", d->last_error[0] != '\0' ? d->last_error :
 	    NULL);
 	return rep;

@@ -7,65 +7,32 @@
 # substrings must be gone, and no secret-free command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
-SECRETS="$SRC/tests/fixtures/redact/independent.tsv"
-CLEAN="$SRC/tests/fixtures/redact/independent-clean.txt"
-SECRETS2="$SRC/tests/fixtures/redact/heldout2.tsv"
-CLEAN2="$SRC/tests/fixtures/redact/heldout2-clean.txt"
-SECRETS3="$SRC/tests/fixtures/redact/heldout3.tsv"
-CLEAN3="$SRC/tests/fixtures/redact/heldout3-clean.txt"
-
-test_expect_success 'independent corpora are present and large enough' '
-	test "$(grep -v "^#" "$SECRETS" | grep -c .)" -ge 300 &&
-	test "$(grep -v "^#" "$CLEAN" | grep -c .)" -ge 150
-'
-
-test_expect_success 'independent secrets corpus: recall >= 99% at minimal' '
-	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" --deliberate "$BUILD/deliberate" \
-		--level minimal --secrets "$SECRETS" --min-recall 99 -v
-'
-
-test_expect_success 'independent clean corpus: no line changes at minimal' '
-	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" --deliberate "$BUILD/deliberate" \
-		--level minimal --clean "$CLEAN" --max-fp 0 -v
-'
-
-test_expect_success 'held-out set 2 is present and large enough' '
-	test "$(grep -v "^#" "$SECRETS2" | grep -c .)" -ge 300 &&
-	test "$(grep -v "^#" "$CLEAN2" | grep -c .)" -ge 150
-'
-
-test_expect_success 'held-out secrets corpus 2: recall >= 99% at minimal' '
-	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" --deliberate "$BUILD/deliberate" \
-		--level minimal --secrets "$SECRETS2" --min-recall 99 -v
-'
-
-test_expect_success 'held-out clean corpus 2: no line changes at minimal' '
-	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" --deliberate "$BUILD/deliberate" \
-		--level minimal --clean "$CLEAN2" --max-fp 0 -v
-'
-
-test_expect_success 'held-out set 3 is present and large enough' '
-	test "$(grep -v "^#" "$SECRETS3" | grep -c .)" -ge 300 &&
-	test "$(grep -v "^#" "$CLEAN3" | grep -c .)" -ge 150
-'
-
-test_expect_success 'held-out secrets corpus 3: recall >= 99% at minimal' '
-	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" --deliberate "$BUILD/deliberate" \
-		--level minimal --secrets "$SECRETS3" --min-recall 99 -v
-'
-
-test_expect_success 'held-out clean corpus 3: no line changes at minimal' '
-	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" --deliberate "$BUILD/deliberate" \
-		--level minimal --clean "$CLEAN3" --max-fp 0 -v
-'
-
-test_expect_success 'standard adds typing, never un-redacts: no corpus secret at standard' '
-	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" --deliberate "$BUILD/deliberate" \
-		--level standard --secrets "$SECRETS3" --min-recall 99 &&
-	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" --deliberate "$BUILD/deliberate" \
-		--level standard --secrets "$SECRETS2" --min-recall 99 &&
-	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" --deliberate "$BUILD/deliberate" \
-		--level standard --secrets "$SECRETS" --min-recall 99
-'
+FIX=$SRC/tests/fixtures/redact
+# corpus: NAME SECRETS CLEAN, the same three checks for each.
+corpus() {
+	"$PYTHON" "$SRC/tests/lib/redact-corpus.py" \
+	    --deliberate "$BUILD/deliberate" "$@"
+}
+for c in "independent:independent.tsv:independent-clean.txt" \
+    "held-out set 2:heldout2.tsv:heldout2-clean.txt" \
+    "held-out set 3:heldout3.tsv:heldout3-clean.txt"; do
+	IFS=: read -r name secrets clean <<-EOF
+	$c
+	EOF
+	S=$FIX/$secrets C=$FIX/$clean
+	test_expect_success "$name: present and large enough" '
+		test "$(grep -v "^#" "$S" | grep -c .)" -ge 300 &&
+		test "$(grep -v "^#" "$C" | grep -c .)" -ge 150
+	'
+	test_expect_success "$name: recall >= 99% at minimal" '
+		corpus --level minimal --secrets "$S" --min-recall 99 -v
+	'
+	test_expect_success "$name: no clean line changes at minimal" '
+		corpus --level minimal --clean "$C" --max-fp 0 -v
+	'
+	test_expect_success "$name: no secret at standard either (typing never un-redacts)" '
+		corpus --level standard --secrets "$S" --min-recall 99
+	'
+done
 
 test_done
