@@ -68,6 +68,12 @@ ifneq ($(wildcard /usr/include/bash/builtins.h),)
 PROGS += $(BUILD)/deliberate-bash.so
 endif
 endif
+# The zsh hook's module, where zsh's headers are (Debian: zsh-dev); the
+# module path's layout is zmodload's: DIR/deliberate/hook.so.
+ZSH_MODULE := $(BUILD)/zsh/deliberate/hook.so
+ifneq ($(wildcard /usr/include/zsh/zsh.mdh),)
+PROGS += $(ZSH_MODULE)
+endif
 
 .PHONY: all test unit integration asan bench fuzz install uninstall clean
 .DEFAULT_GOAL := all
@@ -114,7 +120,26 @@ $(BUILD)/shell-hooks/bash-builtin.o: shell-hooks/bash-builtin.c
 	    -I/usr/include/bash -I/usr/include/bash/include \
 	    -I/usr/include/bash/builtins -MMD -MP -c -o $@ $<
 
-$(BUILD)/deliberate-bash.so: $(BUILD)/shell-hooks/bash-builtin.o
+$(BUILD)/deliberate-bash.so: $(BUILD)/shell-hooks/bash-builtin.o \
+    $(BUILD)/shell-hooks/hookcore.o
+	$(CC) -shared -Wl,-z,noexecstack -o $@ $^
+
+# Shared by the bash builtin and the zsh module: both are loaded into a
+# shell, so PIC and no sanitizers (the shell is not built with them).
+$(BUILD)/shell-hooks/hookcore.o: shell-hooks/hookcore.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden \
+	    -MMD -MP -c -o $@ $<
+
+# zsh's headers trip the stricter warnings; the module is checked with
+# the rest (-Wall -Wextra, -Werror under DEVELOPER=1).
+$(BUILD)/shell-hooks/zsh-module.o: shell-hooks/zsh-module.c
+	@mkdir -p $(dir $@)
+	$(CC) -Wall -Wextra $(filter -Werror,$(WARN)) $(CFLAGS) -fPIC \
+	    -Ishell-hooks/zsh-compat -I/usr/include -MMD -MP -c -o $@ $<
+
+$(ZSH_MODULE): $(BUILD)/shell-hooks/zsh-module.o $(BUILD)/shell-hooks/hookcore.o
+	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-z,noexecstack -o $@ $^
 
 test: all
@@ -143,12 +168,14 @@ install: all
 	install -m 0755 $(BUILD)/deliberate $(BUILD)/deliberated $(BINDIR)/
 	for f in $(BUILD)/libdeliberate.so $(BUILD)/deliberate-bash.so; do \
 	    if [ -f $$f ]; then install -m 0755 $$f $(LIBDIR)/; fi; done
+	if [ -f $(ZSH_MODULE) ]; then install -d -m 0755 $(LIBDIR)/zsh/deliberate && \
+	    install -m 0755 $(ZSH_MODULE) $(LIBDIR)/zsh/deliberate/; fi
 	install -m 0644 redaction-rules/*.rules redaction-rules/safe-words.txt \
 	    redaction-rules/README.md \
 	    $(SHAREDIR)/redaction-rules/
 	for f in risk-rules/*.rules risk-rules/README.md; do \
 	    if [ -f $$f ]; then install -m 0644 $$f $(SHAREDIR)/risk-rules/; fi; done
-	for f in shell-hooks/*; do case $$f in *.c) ;; \
+	for f in shell-hooks/*; do case $$f in *.[ch]|*/zsh-compat) ;; \
 	    *) install -m 0644 $$f $(SHAREDIR)/shell-hooks/ ;; esac; done
 	install -m 0644 schemas/*.json $(SHAREDIR)/schemas/
 	for f in systemd/*; do if [ -f $$f ]; then \

@@ -89,7 +89,7 @@ as_root() {
 }
 
 # The packages: build and runtime, then what the tests and benches use.
-APT_BUILD="build-essential pkg-config libseccomp-dev zlib1g-dev libjson-c-dev libpcre2-dev libsodium-dev bash-builtins"
+APT_BUILD="build-essential pkg-config libseccomp-dev zlib1g-dev libjson-c-dev libpcre2-dev libsodium-dev bash-builtins zsh-dev"
 APT_TEST="zsh tmux python3 python3-jsonschema jq bc procps util-linux gzip clang libclang-rt-14-dev valgrind snoopy systemd file binutils"
 DNF_BUILD="gcc make pkgconf-pkg-config libseccomp-devel zlib-devel json-c-devel pcre2-devel libsodium-devel bash-devel"
 DNF_TEST="zsh tmux python3 python3-jsonschema jq bc procps-ng util-linux gzip clang compiler-rt valgrind systemd file binutils"

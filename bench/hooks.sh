@@ -17,13 +17,18 @@
 #          redacts and appends the entry)
 #   down   /bin/true with the hook and no daemon
 #
-# The cost is CPU time (perf stat task-clock of the shell and its
-# children, or getrusage when perf is missing), because on a shared
-# virtual machine wall time mostly measures the neighbours: hook = variant
-# - bare, spawn = bare - empty, per line.  The daemon's own CPU per line
-# (from /proc/PID/schedstat) and the wall time per line are shown too; the
-# full check's wall time includes waiting for the verdict.  Variants run
-# interleaved REPS times; medians.
+# The cost is CPU time, because on a shared virtual machine wall time
+# mostly measures the neighbours.  spawn = bare - empty, in CPU of the
+# shell and its children (perf stat task-clock, or getrusage when perf is
+# missing), per line.  hook = variant - bare in the shell's own CPU
+# (sum_exec_runtime from /proc/self/schedstat, read by the shell around
+# its loop), per line: the hook runs in the shell, and a spawn's own CPU
+# varies by more than the whole hook costs from run to run, so the
+# difference of totals with the children (also shown) is mostly that
+# noise.  The daemon's CPU per line (its schedstat) and the wall time per
+# line are shown too; the full check's wall time includes waiting for the
+# verdict.  Variants run interleaved REPS times; medians.  DAEMON_CPU and
+# SHELL_CPU pin the daemon and the shell (taskset) when set.
 #
 # bash: the script is read by an interactive bash, so every line goes to
 # the history like typed input, and the hook reads it from there; the
@@ -33,7 +38,11 @@
 # command on the second, the others ":"), so the shell's own reading and
 # history work cancels out.  zsh: the
 # accept-line widget is called outside zle (its last call, to the original
-# widget, fails fast) and then precmd.
+# widget, fails fast) and then precmd.  With the hook's module (loaded
+# from $BUILD/zsh), zle calls its C widget and zsh its pre-prompt work
+# with no shell function; there is no line editor and no prompt here, so
+# the same C code is called as builtins ("deliberate_zhook accept LINE",
+# "deliberate_zhook precmd"), which costs a little more.
 set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$SRC/build}
@@ -46,10 +55,11 @@ export HOME=$T/home DELIBERATE_HOME=$T/home/.deliberate
 export XDG_RUNTIME_DIR=$T/xdg DELIBERATE_SOCKET=$T/xdg/deliberate/sock
 export DELIBERATE_SHARE=${DELIBERATE_SHARE:-$SRC}
 export DELIBERATE_BASH_BUILTIN=$BUILD/deliberate-bash.so
+export DELIBERATE_ZSH_MODULE=${DELIBERATE_ZSH_MODULE:-$BUILD/zsh}
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
 chmod 0700 "$XDG_RUNTIME_DIR"
 mkfifo "$T/ready"
-"$BUILD/deliberated" --ready-fd 3 3>"$T/ready" >"$T/daemon.log" 2>&1 &
+${DAEMON_CPU:+taskset -c $DAEMON_CPU} "$BUILD/deliberated" --ready-fd 3 3>"$T/ready" >"$T/daemon.log" 2>&1 &
 DPID=$!
 if ! read -r -t 20 _ <"$T/ready"; then
 	echo "| hooks bench | daemon did not start: $(tail -n 1 "$T/daemon.log") |"
@@ -71,7 +81,7 @@ bash_script() {	# variant
 		[ "$1" = down ] && echo 'DELIBERATE_SOCKET=$T/none'
 		echo 'arm='"'"'[[ $BASH_COMMAND == /bin/true* ]] && __dlb_armed=1; deliberate_hook debug "$_"'"'"
 		(( hook )) && echo 'trap "$arm" DEBUG'
-		echo 'T0=$EPOCHREALTIME'
+		echo 'T0=$EPOCHREALTIME; read -r S0 _ </proc/$$/schedstat'
 		for ((i = 0; i < N; i++)); do
 			case $1 in
 			empty)	echo ": $line r$i"
@@ -82,7 +92,8 @@ bash_script() {	# variant
 				echo "deliberate_hook prompt" ;;
 			esac
 		done
-		echo 'trap - DEBUG; echo "$T0 $EPOCHREALTIME" >"$T/wall"'
+		echo 'trap - DEBUG; read -r S1 _ </proc/$$/schedstat'
+		echo 'echo "$T0 $EPOCHREALTIME $S0 $S1" >"$T/wall"'
 	} >"$T/$1.bash"
 }
 zsh_script() {	# variant
@@ -90,34 +101,45 @@ zsh_script() {	# variant
 	case $1 in
 	empty)	call=nothing ;;
 	bare)	call=bare ;;
-	full|down) line="git log" ;;
+	full|down) line="make git log" ;;
 	esac
 	cat >"$T/$1.zsh" <<Z
 source "\$SRC/shell-hooks/deliberate.zsh"
 [[ $1 == down ]] && DELIBERATE_SOCKET=\$T/none
 nothing() { BUFFER=\$1 PREBUFFER= CURSOR=0; : }
 bare() { BUFFER=\$1 PREBUFFER= CURSOR=0; /bin/true }
-line() {
-	BUFFER=\$1 PREBUFFER= CURSOR=0
-	__deliberate_accept_line 2>/dev/null
-	/bin/true
-	__deliberate_precmd
-}
-t0=\$EPOCHREALTIME
+if (( __dlb_zmod )); then
+	line() {
+		BUFFER=\$1 PREBUFFER= CURSOR=0
+		deliberate_zhook accept "\$1" ||
+		    __deliberate_accept_line 2>/dev/null
+		/bin/true
+		deliberate_zhook precmd
+	}
+else
+	line() {
+		BUFFER=\$1 PREBUFFER= CURSOR=0
+		__deliberate_accept_line 2>/dev/null
+		/bin/true
+		__deliberate_precmd
+	}
+fi
+t0=\$EPOCHREALTIME; read -r s0 _ </proc/\$\$/schedstat
 for (( i = 0; i < N; i++ )); do $call "$line r\$i"; done
-print -r -- "\$t0 \$EPOCHREALTIME" >"\$T/wall"
+read -r s1 _ </proc/\$\$/schedstat
+print -r -- "\$t0 \$EPOCHREALTIME \$s0 \$s1" >"\$T/wall"
 Z
 }
 
 sched() { awk '{ print $1 }' "/proc/$DPID/schedstat" 2>/dev/null || echo 0; }
-# One run: prints "cpu_us wall_us daemon_us" per line.
+# One run: prints "cpu_us wall_us daemon_us self_us" per line.
 run() {	# shell variant
-	local d0 d1 cpu w0 w1
+	local d0 d1 cpu w0 w1 s0 s1
 	d0=$(sched)
 	if [ "$1" = bash ]; then
-		set -- bash --norc -i "$T/$2.bash"
+		set -- ${SHELL_CPU:+taskset -c $SHELL_CPU} bash --norc -i "$T/$2.bash"
 	else
-		set -- zsh -f -i -c "source '$T/$2.zsh'"
+		set -- ${SHELL_CPU:+taskset -c $SHELL_CPU} zsh -f -i -c "source '$T/$2.zsh'"
 	fi
 	if (( HAVE_PERF )); then
 		perf stat -x, -e task-clock -o "$T/p" -- "$@" \
@@ -131,9 +153,11 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print((r.ru_utime + r.ru_stime) * 1e6)' "$@")
 	fi
 	d1=$(sched)
-	read -r w0 w1 <"$T/wall"
+	read -r w0 w1 s0 s1 <"$T/wall"
 	awk -v c="$cpu" -v w0="$w0" -v w1="$w1" -v d="$((d1 - d0))" -v n="$N" \
-	    'BEGIN { printf "%.1f %.1f %.1f\n", c / n, (w1 - w0) * 1e6 / n, d / 1e3 / n }'
+	    -v s="$((s1 - s0))" \
+	    'BEGIN { printf "%.1f %.1f %.1f %.1f\n", c / n, (w1 - w0) * 1e6 / n,
+		d / 1e3 / n, s / 1e3 / n }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
@@ -170,8 +194,9 @@ for s in $shells; do
 		full)	what="waits for the verdict" ;;
 		down)	what="daemon down" ;;
 		esac
+		h=$(sub "$(m "$s" "$v" 4)" "$(m "$s" bare 4)")
 		c=$(sub "$(m "$s" "$v" 1)" "$bare")
 		w=$(sub "$(m "$s" "$v" 2)" "$(m "$s" bare 2)")
-		echo "| $s hook, $what | $c µs CPU = **$(pct "$c" "$spawn") of a spawn**; wall +$w µs; daemon $(m "$s" "$v" 3) µs CPU |"
+		echo "| $s hook, $what | $h µs of the shell's CPU = **$(pct "$h" "$spawn") of a spawn**; shell and children +$c µs ($(pct "$c" "$spawn")); wall +$w µs; daemon $(m "$s" "$v" 3) µs CPU |"
 	done
 done

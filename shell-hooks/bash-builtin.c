@@ -63,6 +63,8 @@
 #include "common.h"
 #include "execute_cmd.h"
 
+#include "hookcore.h"
+
 /* From readline's history library and parse.y, linked into bash. */
 struct dlb_hist_entry {
 	char	*line;
@@ -79,155 +81,7 @@ extern int	find_reserved_word(char *);
 #define DLB_MAX_LINE		(200 * 1024)
 #define DLB_MAX_REPLY		(64 * 1024)
 
-struct dlb_buf {
-	char	*p;
-	size_t	 len;
-	size_t	 cap;
-	int	 oom;
-};
-
 static int	dlb_marked = -1;
-
-static void
-dlb_grow(struct dlb_buf *b, size_t n)
-{
-	size_t	 cap;
-	char	*np;
-
-	if (b->oom || b->len + n + 1 <= b->cap)
-		return;
-	cap = b->cap ? b->cap : 512;
-	while (cap < b->len + n + 1)
-		cap *= 2;
-	if ((np = realloc(b->p, cap)) == NULL) {
-		b->oom = 1;
-		return;
-	}
-	b->p = np;
-	b->cap = cap;
-}
-
-static void
-dlb_addn(struct dlb_buf *b, const char *s, size_t n)
-{
-	dlb_grow(b, n);
-	if (b->oom)
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void
-dlb_adds(struct dlb_buf *b, const char *s)
-{
-	dlb_addn(b, s, strlen(s));
-}
-
-/* Length of a valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t
-dlb_utf8_len(const unsigned char *s, size_t n)
-{
-	size_t		len, i;
-	unsigned int	cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/*
- * Append s as a JSON string.  Bytes that are not UTF-8 become U+FFFD: the
- * daemon refuses messages that are not valid UTF-8.
- */
-static void
-dlb_addjson(struct dlb_buf *b, const char *s)
-{
-	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 n = strlen(s), k;
-	char			 esc[8];
-
-	dlb_addn(b, "\"", 1);
-	while (n > 0) {
-		if (*p == '"' || *p == '\\') {
-			dlb_addn(b, "\\", 1);
-			dlb_addn(b, (const char *)p, 1);
-			k = 1;
-		} else if (*p == '\n') {
-			dlb_addn(b, "\\n", 2);
-			k = 1;
-		} else if (*p == '\t') {
-			dlb_addn(b, "\\t", 2);
-			k = 1;
-		} else if (*p < 0x20 || *p == 0x7f) {
-			snprintf(esc, sizeof esc, "\\u%04x", *p);
-			dlb_adds(b, esc);
-			k = 1;
-		} else if ((k = dlb_utf8_len(p, n)) != 0)
-			dlb_addn(b, (const char *)p, k);
-		else {
-			dlb_adds(b, "\\ufffd");
-			k = 1;
-		}
-		p += k;
-		n -= k;
-	}
-	dlb_addn(b, "\"", 1);
-}
-
-static void
-dlb_addkv(struct dlb_buf *b, const char *key, const char *val)
-{
-	dlb_adds(b, ",\"");
-	dlb_adds(b, key);
-	dlb_adds(b, "\":");
-	dlb_addjson(b, val != NULL ? val : "");
-}
-
-static void
-dlb_addnum(struct dlb_buf *b, const char *key, long long v)
-{
-	char	tmp[64];
-
-	snprintf(tmp, sizeof tmp, ",\"%s\":%lld", key, v);
-	dlb_adds(b, tmp);
-}
-
-static long long
-dlb_now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static long long
-dlb_mono_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static const char *
 dlb_var(const char *name)
@@ -274,7 +128,7 @@ static pid_t		 dlb_fd_pid;
  * wrote them sends them: a forked subshell's copy is never sent.
  */
 #define DLB_PENDING_MAX	(16 * 1024)
-static struct dlb_buf	 dlb_pending;
+static struct hook_buf	 dlb_pending;
 static pid_t		 dlb_pending_pid;
 static long long	 dlb_fd_used;
 static char		 dlb_fd_path[sizeof ((struct sockaddr_un *)0)->sun_path];
@@ -301,7 +155,7 @@ dlb_connect(int *fresh)
 	}
 	*fresh = 0;
 	if (dlb_fd >= 0 && dlb_fd_pid == getpid() &&
-	    dlb_mono_ms() - dlb_fd_used < DLB_IDLE_MS &&
+	    hook_mono_ms() - dlb_fd_used < DLB_IDLE_MS &&
 	    strcmp(dlb_fd_path, sun.sun_path) == 0)
 		return dlb_fd;
 	dlb_disconnect();
@@ -339,26 +193,10 @@ dlb_idle_ok(int fd)
 	}
 }
 
-/* Whether reply line p is the answer to request seq. */
-static int
-dlb_has_seq(const char *p, unsigned long seq)
-{
-	char	key[32];
-	size_t	len;
-
-	len = (size_t)snprintf(key, sizeof key, "\"seq\":%lu", seq);
-	while ((p = strstr(p, key)) != NULL) {
-		p += len;
-		if (*p == ',' || *p == '}')
-			return 1;
-	}
-	return 0;
-}
-
 /* One attempt of dlb_exchange() on fd.  Returns 0, -1, or -2 to retry. */
 static int
-dlb_exchange1(int fd, int fresh, const struct dlb_buf *msg,
-    struct dlb_buf *reply, unsigned long seq, long long deadline)
+dlb_exchange1(int fd, int fresh, const struct hook_buf *msg,
+    struct hook_buf *reply, unsigned long seq, long long deadline)
 {
 	struct pollfd	 pfd;
 	size_t		 off = 0;
@@ -381,7 +219,7 @@ dlb_exchange1(int fd, int fresh, const struct dlb_buf *msg,
 			return -2;
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
 			return -1;
-		if ((left = deadline - dlb_mono_ms()) <= 0)
+		if ((left = deadline - hook_mono_ms()) <= 0)
 			return -1;
 		pfd.events = POLLOUT;
 		if (poll(&pfd, 1, (int)left) <= 0 && errno != EINTR)
@@ -392,14 +230,14 @@ dlb_exchange1(int fd, int fresh, const struct dlb_buf *msg,
 	for (;;) {
 		n = recv(fd, tmp, sizeof tmp, 0);
 		if (n > 0) {
-			dlb_addn(reply, tmp, (size_t)n);
+			hook_addn(reply, tmp, (size_t)n);
 			if (reply->oom || reply->len > DLB_MAX_REPLY)
 				return -1;
 			/* Lines without our seq are late replies: skip. */
 			while ((nl = memchr(reply->p, '\n', reply->len)) !=
 			    NULL) {
 				*nl = '\0';
-				if (dlb_has_seq(reply->p, seq)) {
+				if (hook_has_seq(reply->p, seq)) {
 					reply->len = (size_t)(nl - reply->p);
 					return 0;
 				}
@@ -410,7 +248,7 @@ dlb_exchange1(int fd, int fresh, const struct dlb_buf *msg,
 		}
 		if (n == 0 || (errno != EAGAIN && errno != EINTR))
 			return -1;
-		if ((left = deadline - dlb_mono_ms()) <= 0)
+		if ((left = deadline - hook_mono_ms()) <= 0)
 			return -1;
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
@@ -423,16 +261,16 @@ dlb_exchange1(int fd, int fresh, const struct dlb_buf *msg,
  * within deadline (monotonic ms), on the kept connection.  Returns 0 or -1.
  */
 static int
-dlb_exchange(const struct dlb_buf *msg, struct dlb_buf *reply,
+dlb_exchange(const struct hook_buf *msg, struct hook_buf *reply,
     long long deadline)
 {
 	static unsigned long	 seq;
-	struct dlb_buf		 sm = { NULL, 0, 0, 0 };
+	struct hook_buf		 sm = { NULL, 0, 0, 0 };
 	char			 num[32];
 	int			 fd, fresh, r = -1, pending = 0;
 
 	if (dlb_pending.len > 0 && dlb_pending_pid == getpid()) {
-		dlb_addn(&sm, dlb_pending.p, dlb_pending.len);
+		hook_addn(&sm, dlb_pending.p, dlb_pending.len);
 		pending = 1;
 	}
 	/* A request that wants a reply carries a seq, echoed in it. */
@@ -440,10 +278,10 @@ dlb_exchange(const struct dlb_buf *msg, struct dlb_buf *reply,
 		if (msg->len < 2 || msg->p[0] != '{')
 			goto out;
 		snprintf(num, sizeof num, "{\"seq\":%lu,", ++seq);
-		dlb_adds(&sm, num);
-		dlb_addn(&sm, msg->p + 1, msg->len - 1);
+		hook_adds(&sm, num);
+		hook_addn(&sm, msg->p + 1, msg->len - 1);
 	} else if (pending)
-		dlb_addn(&sm, msg->p, msg->len);
+		hook_addn(&sm, msg->p, msg->len);
 	if (sm.oom)
 		goto out;
 	if (sm.len > 0)
@@ -464,7 +302,7 @@ dlb_exchange(const struct dlb_buf *msg, struct dlb_buf *reply,
 	if (r != 0)
 		dlb_disconnect();
 	else
-		dlb_fd_used = dlb_mono_ms();
+		dlb_fd_used = hook_mono_ms();
 out:
 	/* Sent, or lost with a daemon that is not there. */
 	if (pending)
@@ -484,122 +322,6 @@ dlb_fini(void)
 	free(dlb_pending.p);
 	dlb_pending.p = NULL;
 	dlb_pending.len = dlb_pending.cap = 0;
-}
-
-/*
- * Decode one JSON string starting after its opening quote into out.
- * Returns a pointer past the closing quote, or NULL.
- */
-static const char *
-dlb_json_string(const char *p, struct dlb_buf *out)
-{
-	unsigned int	cp, lo;
-	char		u[4];
-	int		i;
-
-	for (;;) {
-		if (*p == '\0')
-			return NULL;
-		if (*p == '"')
-			return p + 1;
-		if (*p != '\\') {
-			dlb_addn(out, p++, 1);
-			continue;
-		}
-		p++;
-		switch (*p) {
-		case 'n':	dlb_addn(out, "\n", 1); break;
-		case 't':	dlb_addn(out, "\t", 1); break;
-		case 'r':	dlb_addn(out, "\r", 1); break;
-		case 'b':	dlb_addn(out, "\b", 1); break;
-		case 'f':	dlb_addn(out, "\f", 1); break;
-		case '"': case '\\': case '/':
-			dlb_addn(out, p, 1);
-			break;
-		case 'u':
-			if (sscanf(p + 1, "%4x", &cp) != 1)
-				return NULL;
-			p += 4;
-			if (cp >= 0xd800 && cp <= 0xdbff && p[1] == '\\' &&
-			    p[2] == 'u' && sscanf(p + 3, "%4x", &lo) == 1 &&
-			    lo >= 0xdc00 && lo <= 0xdfff) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) +
-				    (lo - 0xdc00);
-				p += 6;
-			}
-			if (cp == 0 || (cp >= 0xd800 && cp <= 0xdfff))
-				cp = 0xfffd;
-			if (cp < 0x80) {
-				u[0] = (char)cp;
-				i = 1;
-			} else if (cp < 0x800) {
-				u[0] = (char)(0xc0 | (cp >> 6));
-				u[1] = (char)(0x80 | (cp & 0x3f));
-				i = 2;
-			} else if (cp < 0x10000) {
-				u[0] = (char)(0xe0 | (cp >> 12));
-				u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-				u[2] = (char)(0x80 | (cp & 0x3f));
-				i = 3;
-			} else {
-				u[0] = (char)(0xf0 | (cp >> 18));
-				u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-				u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-				u[3] = (char)(0x80 | (cp & 0x3f));
-				i = 4;
-			}
-			dlb_addn(out, u, (size_t)i);
-			break;
-		default:
-			return NULL;
-		}
-		p++;
-	}
-}
-
-/* Skip one JSON value that is not a string (nested values included). */
-static const char *
-dlb_json_skip(const char *p, struct dlb_buf *scalar)
-{
-	struct dlb_buf	 junk = { NULL, 0, 0, 0 };
-	int		 depth = 0;
-
-	for (;;) {
-		switch (*p) {
-		case '\0':
-			free(junk.p);
-			return NULL;
-		case '"':
-			p = dlb_json_string(p + 1, &junk);
-			junk.len = 0;
-			if (p == NULL) {
-				free(junk.p);
-				return NULL;
-			}
-			continue;
-		case '[': case '{':
-			depth++;
-			break;
-		case ']': case '}':
-			if (depth == 0) {
-				free(junk.p);
-				return p;
-			}
-			depth--;
-			break;
-		case ',':
-			if (depth == 0) {
-				free(junk.p);
-				return p;
-			}
-			break;
-		default:
-			if (depth == 0 && *p != ' ')
-				dlb_addn(scalar, p, 1);
-			break;
-		}
-		p++;
-	}
 }
 
 static const struct {
@@ -638,67 +360,24 @@ dlb_reset_vars(const char *action)
 	dlb_set("DELIBERATE_TIMEOUT", "30");
 }
 
-/* Parse a flat reply object and set the shell variables.  0 or -1. */
+/* hook_reply_fn for bash: the shell variable of a reply field. */
+static void
+dlb_reply_set(const char *key, const char *val)
+{
+	int	i;
+
+	for (i = 0; dlb_reply_vars[i].key != NULL; i++) {
+		if (strcmp(key, dlb_reply_vars[i].key) == 0) {
+			dlb_set(dlb_reply_vars[i].var, val);
+			return;
+		}
+	}
+}
+
 static int
 dlb_parse_reply(const char *p)
 {
-	struct dlb_buf	 key = { NULL, 0, 0, 0 }, val = { NULL, 0, 0, 0 };
-	int		 i, r = -1;
-
-	while (*p == ' ')
-		p++;
-	if (*p++ != '{')
-		return -1;
-	for (;;) {
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (*p == '}') {
-			r = 0;
-			break;
-		}
-		if (*p != '"')
-			break;
-		key.len = val.len = 0;
-		dlb_addn(&key, "", 0);
-		dlb_addn(&val, "", 0);
-		if ((p = dlb_json_string(p + 1, &key)) == NULL)
-			break;
-		while (*p == ' ')
-			p++;
-		if (*p++ != ':')
-			break;
-		while (*p == ' ')
-			p++;
-		if (*p == '"')
-			p = dlb_json_string(p + 1, &val);
-		else
-			p = dlb_json_skip(p, &val);
-		if (p == NULL || key.oom || val.oom)
-			break;
-		for (i = 0; dlb_reply_vars[i].key != NULL; i++) {
-			if (strcmp(key.p, dlb_reply_vars[i].key) == 0) {
-				dlb_set(dlb_reply_vars[i].var, val.p);
-				break;
-			}
-		}
-	}
-	free(key.p);
-	free(val.p);
-	return r;
-}
-
-/* The first word of line, into out; "" when it starts with an operator. */
-static void
-dlb_first_word(const char *line, char *out, size_t len)
-{
-	size_t	i = 0;
-
-	while (*line == ' ' || *line == '\t')
-		line++;
-	while (*line != '\0' && strchr(" \t\n;&|<>()", *line) == NULL &&
-	    i + 1 < len)
-		out[i++] = *line++;
-	out[i] = '\0';
+	return hook_parse_reply(p, dlb_reply_set);
 }
 
 /* What bash would run for the first word (cheap lookups, no fork). */
@@ -724,251 +403,32 @@ dlb_cmd_type(const char *word)
 	return "file";
 }
 
-/*
- * The trigger words: the daemon writes, next to its socket, every word
- * that can make a line anything but safe (the commands of its risk rules,
- * wrappers, interpreters, learned overrides; risk-rules/README.md).  A
- * line of plain word characters that holds none of them cannot be judged
- * dangerous or moderate, so it is recorded without waiting.  The file is
- * read again when it changes; without it only the built-in list below is
- * fast.
- */
-#define DLB_TRIG_MAX	(256 * 1024)
-
-static char		*dlb_trig_text;		/* the file, words split */
-static const char	**dlb_trig;		/* sorted words */
-static size_t		 dlb_ntrig;
-static const char	**dlb_trigpre;		/* prefixes ("mkfs" of mkfs*) */
-static size_t		 dlb_ntrigpre;
-static struct timespec	 dlb_trig_mtime;
-static ino_t		 dlb_trig_ino;
-static long long	 dlb_trig_checked = -1;
-
+/* hook_cmd_fn for bash: a command, a builtin or a keyword. */
 static int
-dlb_strcmp(const void *a, const void *b)
+dlb_plain_cmd(const char *word)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const char	*ct = dlb_cmd_type(word);
+
+	return ct != NULL && strcmp(ct, "alias") != 0 &&
+	    strcmp(ct, "function") != 0;
 }
 
-static void
-dlb_trig_clear(void)
-{
-	free(dlb_trig_text);
-	free(dlb_trig);
-	free(dlb_trigpre);
-	dlb_trig_text = NULL;
-	dlb_trig = dlb_trigpre = NULL;
-	dlb_ntrig = dlb_ntrigpre = 0;
-}
-
-/* Parse "deliberate-triggers-v1 w1 w2 pre* ...".  0 or -1. */
-static int
-dlb_trig_parse(char *text)
-{
-	size_t	 n = 0, i;
-	char	*p, *w, *save = NULL;
-
-	for (p = text; *p != '\0'; p++) {
-		if (*p == ' ' || *p == '\n')
-			n++;
-	}
-	dlb_trig = calloc(n + 1, sizeof *dlb_trig);
-	dlb_trigpre = calloc(n + 1, sizeof *dlb_trigpre);
-	if (dlb_trig == NULL || dlb_trigpre == NULL)
-		return -1;
-	w = strtok_r(text, " \n", &save);
-	if (w == NULL || strcmp(w, "deliberate-triggers-v1") != 0)
-		return -1;
-	while ((w = strtok_r(NULL, " \n", &save)) != NULL) {
-		i = strlen(w);
-		if (i > 1 && w[i - 1] == '*') {
-			w[i - 1] = '\0';
-			dlb_trigpre[dlb_ntrigpre++] = w;
-		} else
-			dlb_trig[dlb_ntrig++] = w;
-	}
-	qsort(dlb_trig, dlb_ntrig, sizeof *dlb_trig, dlb_strcmp);
-	return 0;
-}
-
-/* The trigger file of the socket's directory, if it changed; 1 if known. */
-static int
-dlb_trig_load(void)
-{
-	struct stat	 st;
-	char		 path[sizeof ((struct sockaddr_un *)0)->sun_path + 16];
-	char		*slash, *text;
-	ssize_t		 n;
-	long long	 now = dlb_mono_ms();
-	int		 fd;
-
-	/* At most one stat a second. */
-	if (dlb_trig_checked >= 0 && now - dlb_trig_checked < 1000)
-		return dlb_trig_text != NULL;
-	dlb_trig_checked = now;
-	if (dlb_socket_path(path, sizeof path - 16) != 0 ||
-	    (slash = strrchr(path, '/')) == NULL)
-		goto gone;
-	strcpy(slash + 1, "triggers");
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || st.st_size <= 0 ||
-	    st.st_size > DLB_TRIG_MAX)
-		goto gone;
-	if (dlb_trig_text != NULL && st.st_ino == dlb_trig_ino &&
-	    st.st_mtim.tv_sec == dlb_trig_mtime.tv_sec &&
-	    st.st_mtim.tv_nsec == dlb_trig_mtime.tv_nsec)
-		return 1;
-	dlb_trig_clear();
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
-		goto gone;
-	if ((text = malloc((size_t)st.st_size + 1)) == NULL) {
-		close(fd);
-		goto gone;
-	}
-	n = read(fd, text, (size_t)st.st_size);
-	close(fd);
-	if (n != st.st_size) {
-		free(text);
-		goto gone;
-	}
-	text[n] = '\0';
-	dlb_trig_text = text;
-	if (dlb_trig_parse(text) != 0)
-		goto gone;
-	dlb_trig_mtime = st.st_mtim;
-	dlb_trig_ino = st.st_ino;
-	return 1;
-gone:
-	dlb_trig_clear();
-	return 0;
-}
-
-static const char *dlb_cmd_type(const char *);
-
-/*
- * Whether line holds only plain word characters (no quoting, expansion,
- * assignment, redirection or operator) and none of the trigger words
- * (each word's basename; prefixes), and its first word is not an alias
- * or a function.  The same test as classify_trigger_free() in
- * common/classify.c and the zsh hook's.
- */
-static int
-dlb_trigger_free(const char *line)
-{
-	const char	*p, *q, *base, *key;
-	const char	*ct;
-	char		 w[256];
-	size_t		 len, i;
-	int		 first = 1;
-
-	if (!dlb_trig_load())
-		return 0;
-	for (p = line; *p != '\0'; p++) {
-		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789 _./:,@%+-", *p) == NULL)
-			return 0;
-	}
-	for (p = line; *p != '\0'; p = q) {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			break;
-		for (q = p; *q != '\0' && *q != ' '; q++)
-			;
-		if ((len = (size_t)(q - p)) >= sizeof w)
-			return 0;
-		memcpy(w, p, len);
-		w[len] = '\0';
-		if (first) {
-			first = 0;
-			ct = dlb_cmd_type(w);
-			if (ct == NULL || strcmp(ct, "alias") == 0 ||
-			    strcmp(ct, "function") == 0)
-				return 0;
-		}
-		base = (base = strrchr(w, '/')) != NULL ? base + 1 : w;
-		key = base;
-		if (bsearch(&key, dlb_trig, dlb_ntrig, sizeof *dlb_trig,
-		    dlb_strcmp) != NULL)
-			return 0;
-		for (i = 0; i < dlb_ntrigpre; i++) {
-			if (strncmp(base, dlb_trigpre[i],
-			    strlen(dlb_trigpre[i])) == 0)
-				return 0;
-		}
-	}
-	return !first;
-}
-
-/*
- * Whether line is an obviously read-only command that may be recorded
- * without waiting for a verdict: one of a few commands, only plain
- * word characters, no shell operators, no redirection, no expansion; or
- * a line free of trigger words (above).
- */
+/* hookcore.c's fast path, with this shell's trigger file and lookups. */
 static int
 dlb_fast_path(const char *line)
 {
-	static const char *const safe[] = {
-		"ls", "ll", "la", "pwd", "cd", "echo", "true", ":", "date",
-		"whoami", "id", "clear", "jobs", "uptime", "cal",
-		"hostname", "uname", "df", "free", "which", "tty", "dirs",
-		"grep", "rg", "man", "type", NULL
-	};
-	/* Readers: a dot file (~/.ssh/id_rsa) gets a moderate note. */
-	static const char *const readers[] = {
-		"cat", "less", "more", "head", "tail", NULL
-	};
-	static const char *const git_safe[] = {
-		"status", "log", "diff", "show", "branch", NULL
-	};
-	const char	*p, *v;
-	char		 w[64], w2[64];
-	int		 i;
+	const char	*v;
+	char		 path[sizeof ((struct sockaddr_un *)0)->sun_path];
 
 	if ((v = dlb_var("DELIBERATE_FASTPATH")) != NULL && strcmp(v, "0") == 0)
 		return 0;
-	if (strlen(line) > 200)
-		return 0;
-	for (p = line; *p != '\0'; p++) {
-		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789 _./:,@%+-", *p) == NULL)
-			return 0;
-	}
-	dlb_first_word(line, w, sizeof w);
-	/* An alias or a function can be anything. */
-	if ((v = dlb_cmd_type(w)) == NULL || strcmp(v, "alias") == 0 ||
-	    strcmp(v, "function") == 0)
-		return 0;
-	for (i = 0; safe[i] != NULL; i++) {
-		if (strcmp(w, safe[i]) == 0)
-			return 1;
-	}
-	/* history -c, -d, -w are dangerous (hist:clear). */
-	if (strcmp(w, "history") == 0)
-		return strchr(line, '-') == NULL;
-	for (i = 0; readers[i] != NULL; i++) {
-		if (strcmp(w, readers[i]) == 0)
-			return strstr(line, "/.") == NULL &&
-			    strstr(line, " .") == NULL;
-	}
-	if (strcmp(w, "git") != 0)
-		return dlb_trigger_free(line);
-	p = strstr(line, "git") + 3;
-	dlb_first_word(p, w2, sizeof w2);
-	/* "git branch" only lists; any option might delete or rename. */
-	if (strcmp(w2, "branch") == 0 && strchr(p, '-') != NULL)
-		return 0;
-	for (i = 0; git_safe[i] != NULL; i++) {
-		if (strcmp(w2, git_safe[i]) == 0 && strstr(p, "output") == NULL)
-			return 1;
-	}
-	return dlb_trigger_free(line);
+	hook_trig_load(dlb_socket_path(path, sizeof path) == 0 ? path : NULL);
+	return hook_fast_path(line, dlb_plain_cmd);
 }
 
 /* The common command fields of an event or check request. */
 static void
-dlb_add_context(struct dlb_buf *b, const char *line)
+dlb_add_context(struct hook_buf *b, const char *line)
 {
 	static char	 tty[256];
 	static int	 tty_done;
@@ -980,32 +440,32 @@ dlb_add_context(struct dlb_buf *b, const char *line)
 			tty[0] = '\0';
 		tty_done = 1;
 	}
-	dlb_addkv(b, "source", "hook");
-	dlb_addkv(b, "line", line);
+	hook_addkv(b, "source", "hook");
+	hook_addkv(b, "line", line);
 	v = dlb_var("PWD");
 	if (v == NULL || *v != '/')
 		v = getcwd(cwd, sizeof cwd) != NULL ? cwd : "/";
-	dlb_addkv(b, "cwd", v);
-	dlb_addnum(b, "pid", (long long)getpid());
-	dlb_addnum(b, "ppid", (long long)getppid());
-	dlb_addkv(b, "tty", tty);
-	dlb_addkv(b, "shell", "bash");
+	hook_addkv(b, "cwd", v);
+	hook_addnum(b, "pid", (long long)getpid());
+	hook_addnum(b, "ppid", (long long)getppid());
+	hook_addkv(b, "tty", tty);
+	hook_addkv(b, "shell", "bash");
 	if ((v = dlb_var("TERM")) != NULL)
-		dlb_addkv(b, "term", v);
-	dlb_adds(b, interactive_shell ? ",\"interactive\":true" :
+		hook_addkv(b, "term", v);
+	hook_adds(b, interactive_shell ? ",\"interactive\":true" :
 	    ",\"interactive\":false");
-	dlb_adds(b, isatty(STDIN_FILENO) ? ",\"isTTY\":true" :
+	hook_adds(b, isatty(STDIN_FILENO) ? ",\"isTTY\":true" :
 	    ",\"isTTY\":false");
-	dlb_adds(b, getenv("SUDO_UID") != NULL ? ",\"sudo\":true" :
+	hook_adds(b, getenv("SUDO_UID") != NULL ? ",\"sudo\":true" :
 	    ",\"sudo\":false");
 	if ((v = dlb_var("DELIBERATE_SESSION")) != NULL && *v != '\0')
-		dlb_addkv(b, "session", v);
-	dlb_first_word(line, w, sizeof w);
+		hook_addkv(b, "session", v);
+	hook_first_word(line, w, sizeof w);
 	if ((ct = dlb_cmd_type(w)) != NULL)
-		dlb_addkv(b, "cmdType", ct);
+		hook_addkv(b, "cmdType", ct);
 	if ((v = dlb_var("PATH")) != NULL)
-		dlb_addkv(b, "pathEnv", v);
-	dlb_addnum(b, "ts", dlb_now_ms());
+		hook_addkv(b, "pathEnv", v);
+	hook_addnum(b, "ts", hook_now_ms());
 }
 
 static int
@@ -1070,8 +530,8 @@ dlb_check(WORD_LIST *list)
 static int
 dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 {
-	struct dlb_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
-	long long	 t0 = dlb_mono_ms();
+	struct hook_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
+	long long	 t0 = hook_mono_ms();
 	int		 r;
 
 	if (strlen(line) > DLB_MAX_LINE) {
@@ -1080,9 +540,9 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 		return EXECUTION_FAILURE;
 	}
 	if (ran || (fast && record && dlb_fast_path(line))) {
-		dlb_adds(&msg, "{\"v\":1,\"type\":\"event\",\"ack\":false");
+		hook_adds(&msg, "{\"v\":1,\"type\":\"event\",\"ack\":false");
 		dlb_add_context(&msg, line);
-		dlb_adds(&msg, ",\"action\":\"execute\"}\n");
+		hook_adds(&msg, ",\"action\":\"execute\"}\n");
 		r = msg.oom ? -1 : dlb_exchange(&msg, NULL,
 		    t0 + dlb_budget(ms));
 		free(msg.p);
@@ -1093,10 +553,10 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 		}
 		return r == 0 ? EXECUTION_SUCCESS : 3;
 	}
-	dlb_adds(&msg, "{\"v\":1,\"type\":\"check\"");
-	dlb_adds(&msg, record ? ",\"record\":true" : ",\"record\":false");
+	hook_adds(&msg, "{\"v\":1,\"type\":\"check\"");
+	hook_adds(&msg, record ? ",\"record\":true" : ",\"record\":false");
 	dlb_add_context(&msg, line);
-	dlb_adds(&msg, "}\n");
+	hook_adds(&msg, "}\n");
 	r = msg.oom ? -1 : dlb_exchange(&msg, &rep, t0 + dlb_budget(ms));
 	free(msg.p);
 	if (r != 0) {
@@ -1122,9 +582,9 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 static int
 dlb_decision(WORD_LIST *list)
 {
-	struct dlb_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
+	struct hook_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
 	const char	*id, *action, *ms, *mod = NULL, *p;
-	long long	 t0 = dlb_mono_ms();
+	long long	 t0 = hook_mono_ms();
 	int		 opt, budget = 0, r;
 
 	reset_internal_getopt();
@@ -1157,14 +617,14 @@ dlb_decision(WORD_LIST *list)
 		builtin_error("decision time must be a number: %s", ms);
 		return EX_USAGE;
 	}
-	dlb_adds(&msg, "{\"v\":1,\"type\":\"decision\"");
-	dlb_addkv(&msg, "checkId", id);
-	dlb_addkv(&msg, "action", action);
-	dlb_adds(&msg, ",\"decisionTime\":");
-	dlb_adds(&msg, ms);
+	hook_adds(&msg, "{\"v\":1,\"type\":\"decision\"");
+	hook_addkv(&msg, "checkId", id);
+	hook_addkv(&msg, "action", action);
+	hook_adds(&msg, ",\"decisionTime\":");
+	hook_adds(&msg, ms);
 	if (mod != NULL)
-		dlb_addkv(&msg, "modifiedCommand", mod);
-	dlb_adds(&msg, "}\n");
+		hook_addkv(&msg, "modifiedCommand", mod);
+	hook_adds(&msg, "}\n");
 	r = msg.oom ? -1 : dlb_exchange(&msg, &rep,
 	    t0 + dlb_budget(budget > 0 ? budget : 1000));
 	free(msg.p);
@@ -1188,26 +648,26 @@ dlb_decision(WORD_LIST *list)
  */
 /* The start of an annotate request: kind, and entry id or "-" (last). */
 static void
-dlb_annotate_head(struct dlb_buf *msg, const char *kind, const char *id)
+dlb_annotate_head(struct hook_buf *msg, const char *kind, const char *id)
 {
 	const char	*v;
 
-	dlb_adds(msg, "{\"v\":1,\"type\":\"annotate\"");
-	dlb_addkv(msg, "kind", kind);
+	hook_adds(msg, "{\"v\":1,\"type\":\"annotate\"");
+	hook_addkv(msg, "kind", kind);
 	if (strcmp(id, "-") == 0) {
-		dlb_adds(msg, ",\"last\":true");
+		hook_adds(msg, ",\"last\":true");
 		if ((v = dlb_var("DELIBERATE_SESSION")) != NULL)
-			dlb_addkv(msg, "session", v);
+			hook_addkv(msg, "session", v);
 	} else
-		dlb_addkv(msg, "entryId", id);
+		hook_addkv(msg, "entryId", id);
 }
 
 static int
 dlb_annotate(WORD_LIST *list)
 {
-	struct dlb_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
+	struct hook_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
 	const char	*kind, *id, *a, *b = NULL, *p;
-	long long	 t0 = dlb_mono_ms();
+	long long	 t0 = hook_mono_ms();
 	int		 r, outcome;
 
 	if (list == NULL || list->next == NULL || list->next->next == NULL) {
@@ -1237,12 +697,12 @@ dlb_annotate(WORD_LIST *list)
 			free(msg.p);
 			return EX_USAGE;
 		}
-		dlb_adds(&msg, ",\"exitStatus\":");
-		dlb_adds(&msg, a);
-		dlb_adds(&msg, ",\"durationMs\":");
-		dlb_adds(&msg, b);
+		hook_adds(&msg, ",\"exitStatus\":");
+		hook_adds(&msg, a);
+		hook_adds(&msg, ",\"durationMs\":");
+		hook_adds(&msg, b);
 	} else if (strcmp(kind, "correction") == 0)
-		dlb_addkv(&msg, "correctClassification", a);
+		hook_addkv(&msg, "correctClassification", a);
 	else {
 		builtin_usage();
 		free(msg.p);
@@ -1251,8 +711,8 @@ dlb_annotate(WORD_LIST *list)
 	/* An outcome goes fire-and-forget: the prompt never waits. */
 	outcome = strcmp(kind, "outcome") == 0;
 	if (outcome)
-		dlb_adds(&msg, ",\"ack\":false");
-	dlb_adds(&msg, "}\n");
+		hook_adds(&msg, ",\"ack\":false");
+	hook_adds(&msg, "}\n");
 	r = msg.oom ? -1 : dlb_exchange(&msg, outcome ? NULL : &rep,
 	    t0 + dlb_budget(0));
 	free(msg.p);
@@ -1282,7 +742,7 @@ dlb_arm(const char *eid)
 	dlb_armed = 1;
 	snprintf(dlb_eid, sizeof dlb_eid, "%s",
 	    eid != NULL && *eid != '\0' ? eid : "-");
-	dlb_t0 = dlb_mono_ms();
+	dlb_t0 = hook_mono_ms();
 }
 
 static int	dlb_line(void);
@@ -1336,10 +796,10 @@ dlb_preexec(void)
 static int
 dlb_precmd(WORD_LIST *list)
 {
-	struct dlb_buf	 msg = { NULL, 0, 0, 0 };
+	struct hook_buf	 msg = { NULL, 0, 0, 0 };
 	const char	*v;
 	char		 num[64];
-	long long	 t0 = dlb_mono_ms();
+	long long	 t0 = hook_mono_ms();
 	int		 status = 0;
 
 	if (list != NULL) {
@@ -1355,16 +815,16 @@ dlb_precmd(WORD_LIST *list)
 	if (dlb_armed) {
 		dlb_armed = 0;
 		dlb_annotate_head(&msg, "outcome", dlb_eid);
-		dlb_adds(&msg, ",\"ack\":false");
+		hook_adds(&msg, ",\"ack\":false");
 		snprintf(num, sizeof num, ",\"exitStatus\":%d,"
 		    "\"durationMs\":%lld}\n", status, t0 - dlb_t0);
-		dlb_adds(&msg, num);
+		hook_adds(&msg, num);
 		/* It goes with the next message (see dlb_pending). */
 		if (dlb_pending_pid != getpid())
 			dlb_pending.len = 0;
 		dlb_pending_pid = getpid();
 		if (!msg.oom)
-			dlb_addn(&dlb_pending, msg.p, msg.len);
+			hook_addn(&dlb_pending, msg.p, msg.len);
 		if (dlb_pending.oom || dlb_pending.len > DLB_PENDING_MAX)
 			dlb_pending.len = dlb_pending.oom = 0;
 		free(msg.p);

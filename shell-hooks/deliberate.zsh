@@ -39,6 +39,8 @@ zmodload zsh/net/socket 2>/dev/null && __dlb_zsocket=1
 # stopped daemon must not fill the socket buffer until a write hangs the
 # shell, so after 48 of them a line waits for a reply, within the budget).
 typeset -g __dlb_fd= __dlb_fd_path= __dlb_fd_t=0 __dlb_seq=0 __dlb_sys=0
+# Set by the module's widget when it asked the daemon already.
+typeset -g __dlb_checked=
 typeset -gi __dlb_ff=0
 # Outcome annotations waiting for the next message (one write and one
 # wake-up of the daemon per line instead of two); zshexit sends the last.
@@ -55,6 +57,29 @@ typeset -g __dlb_istty=',"isTTY":false'
 typeset -gi __dlb_pipetrap=1
 [[ -n ${TTY-} ]] && __dlb_pipetrap=0
 zmodload zsh/system 2>/dev/null && __dlb_sys=1
+# The hook's own module (zsh-module.c, built where zsh's headers are):
+# the per-line common case in C (its widget deliberate-accept-line becomes
+# accept-line and calls ours, __deliberate_slow_accept_line, for anything
+# but that case), and the outcome queued before each prompt without a
+# precmd function.  DELIBERATE_ZSH_MODULE names the
+# directory that holds deliberate/hook.so, or "none"; by default it is
+# looked for next to the deliberate command (build/zsh) and in
+# PREFIX/lib/deliberate/zsh.  Without it the script does the same work.
+typeset -gi __dlb_zmod=0
+() {
+	local d
+	[[ ${DELIBERATE_ZSH_MODULE-} == none ]] && return 0
+	zmodload zsh/zle 2>/dev/null || return 0
+	local -a module_path
+	for d in ${DELIBERATE_ZSH_MODULE-} ${__dlb_cli:+${__dlb_cli:h}/zsh} \
+	    ${__dlb_cli:+${__dlb_cli:h}/../lib/deliberate/zsh} \
+	    ${${(%):-%x}:A:h}/../../../lib/deliberate/zsh; do
+		[[ -f $d/deliberate/hook.so ]] || continue
+		module_path=($d)
+		zmodload deliberate/hook 2>/dev/null && __dlb_zmod=1
+		return 0
+	done
+}
 # The trigger words the daemon publishes next to its socket (see
 # __deliberate_triggers): words, prefix pattern, file identity, last look.
 typeset -ga __dlb_trigs
@@ -515,7 +540,15 @@ __deliberate_cancel() {
 # The accept-line wrapper.
 __deliberate_accept_line() {
 	local full=$PREBUFFER$BUFFER rec=1 ans= to t0 tty=/dev/tty rc msg= \
-	    fdown= ws
+	    fdown= ws checked=$__dlb_checked
+	# The module asked already: the verdict is in DELIBERATE_*, or the
+	# daemon did not answer ("down").
+	__dlb_checked=
+	if [[ $checked == down ]]; then
+		__deliberate_close
+		__deliberate_reset down
+		fdown=1
+	fi
 	# The fast path, inline and in as few commands as possible (each zsh
 	# command costs microseconds, a function call more): an obviously
 	# read-only line (the list and rules of __deliberate_fast), or one
@@ -525,7 +558,8 @@ __deliberate_accept_line() {
 	# line is always complete, so it needs no parse probe.  Anything
 	# unusual (no kept connection, a failed write, an edit under way)
 	# takes the full path.
-	if [[ -z $__dlb_done$__dlb_edit_id && -n $__dlb_fd && $#full -le 200 &&
+	if [[ -z $checked$__dlb_done$__dlb_edit_id && -n $__dlb_fd &&
+	    $#full -le 200 &&
 	    ${DELIBERATE_FASTPATH-} != 0 && $full == [a-z]* &&
 	    $full != *[^a-zA-Z0-9\ _./:,@%+-]* ]] &&
 	    (( EPOCHREALTIME - __dlb_fd_t < 60 &&
@@ -592,13 +626,15 @@ __deliberate_accept_line() {
 	fi
 	# Only a complete command is checked: defining a function with the
 	# line as its body parses it and runs nothing.
-	unfunction __deliberate_probe 2>/dev/null
-	functions[__deliberate_probe]=$full 2>/dev/null
-	if (( ! ${+functions[__deliberate_probe]} )); then
-		zle __deliberate_orig_accept_line -- "$@"
-		return
+	if [[ -z $checked ]]; then
+		unfunction __deliberate_probe 2>/dev/null
+		functions[__deliberate_probe]=$full 2>/dev/null
+		if (( ! ${+functions[__deliberate_probe]} )); then
+			zle __deliberate_orig_accept_line -- "$@"
+			return
+		fi
+		unfunction __deliberate_probe 2>/dev/null
 	fi
-	unfunction __deliberate_probe 2>/dev/null
 	__dlb_done=1
 	if [[ -n $__dlb_edit_id ]]; then
 		__deliberate_ms $__dlb_edit_t0
@@ -609,9 +645,9 @@ __deliberate_accept_line() {
 	# recorded, whatever HIST_IGNORE_SPACE says.
 	[[ $full == [[:space:]]* ]] && rec=0
 	__dlb_out=0
-	__dlb_t0check=${EPOCHREALTIME:-0}
+	[[ -n $checked ]] || __dlb_t0check=${EPOCHREALTIME:-0}
 	# A fast-path line whose daemon did not answer is "down" already.
-	[[ -n $fdown ]] || __deliberate_ask "$full" $rec
+	[[ -n $fdown || -n $checked ]] || __deliberate_ask "$full" $rec
 	case $DELIBERATE_ACTION in
 	down|'')
 		if (( ! __dlb_warned )); then
@@ -733,6 +769,7 @@ __deliberate_precmd() {
 
 # At exit: the outcome still waiting, if the connection is there.
 __deliberate_exit() {
+	(( __dlb_zmod )) && deliberate_zhook flush
 	[[ -n $__dlb_pending && -n $__dlb_fd ]] || return 0
 	if (( __dlb_pipetrap )); then
 		setopt localtraps
@@ -744,7 +781,8 @@ __deliberate_exit() {
 
 __deliberate_install() {
 	autoload -Uz add-zsh-hook
-	add-zsh-hook precmd __deliberate_precmd
+	# The module does precmd's work before each prompt by itself.
+	(( __dlb_zmod )) || add-zsh-hook precmd __deliberate_precmd
 	add-zsh-hook zshexit __deliberate_exit
 	# Keep whatever accept-line is now (a plugin's wrapper or the
 	# built-in) and call it from ours.
@@ -753,7 +791,12 @@ __deliberate_install() {
 	else
 		zle -A .accept-line __deliberate_orig_accept_line
 	fi
-	zle -N accept-line __deliberate_accept_line
+	if (( __dlb_zmod )); then
+		zle -N __deliberate_slow_accept_line __deliberate_accept_line
+		zle -A deliberate-accept-line accept-line
+	else
+		zle -N accept-line __deliberate_accept_line
+	fi
 }
 
 __deliberate_install

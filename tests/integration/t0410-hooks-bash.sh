@@ -250,6 +250,9 @@ t_enforce() {
 }
 test_expect_success 'enforce mode refuses dangerous commands' t_enforce
 
+t_outcome() { hook_outcome b1; }
+test_expect_success 'the exit status and duration of a line reach its entry' t_outcome
+
 t_kept() { hook_kept b1 0; }
 test_expect_success 'one kept connection per shell; commands do not inherit it (close-on-exec)' t_kept
 

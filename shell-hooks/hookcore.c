@@ -1,0 +1,588 @@
+/*
+ * What the bash builtin and the zsh module share (see hookcore.h): the
+ * fast path, message buffers and JSON, reply parsing.  Only the C
+ * library; no output.
+ */
+#include <sys/stat.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hookcore.h"
+
+long long
+hook_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+long long
+hook_mono_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The first word of line, into out; "" when it starts with an operator. */
+void
+hook_first_word(const char *line, char *out, size_t len)
+{
+	size_t	i = 0;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	while (*line != '\0' && strchr(" \t\n;&|<>()", *line) == NULL &&
+	    i + 1 < len)
+		out[i++] = *line++;
+	out[i] = '\0';
+}
+
+/*
+ * Whether line holds only plain word characters: no quoting, expansion,
+ * assignment, redirection or operator.
+ */
+int
+hook_plain(const char *line)
+{
+	static const char	ok[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _./:,@%+-";
+
+	return line[strspn(line, ok)] == '\0';
+}
+
+/*
+ * The trigger words: the daemon writes, next to its socket, every word
+ * that can make a line anything but safe (the commands of its risk rules,
+ * wrappers, interpreters, learned overrides; risk-rules/README.md).  A
+ * line of plain word characters that holds none of them cannot be judged
+ * dangerous or moderate, so it is recorded without waiting.  The file is
+ * read again when it changes; without it only the built-in list below is
+ * fast.
+ */
+#define TRIG_MAX	(256 * 1024)
+
+static char		*trig_text;		/* the file, words split */
+static const char	**trig_words;		/* sorted words */
+static size_t		 trig_n;
+static const char	**trig_pre;		/* prefixes ("mkfs" of mkfs*) */
+static size_t		 trig_npre;
+static struct timespec	 trig_mtime;
+static ino_t		 trig_ino;
+static long long	 trig_checked = -1;
+
+static int
+trig_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void
+trig_clear(void)
+{
+	free(trig_text);
+	free(trig_words);
+	free(trig_pre);
+	trig_text = NULL;
+	trig_words = trig_pre = NULL;
+	trig_n = trig_npre = 0;
+}
+
+/* Parse "deliberate-triggers-v1 w1 w2 pre* ...".  0 or -1. */
+static int
+trig_parse(char *text)
+{
+	size_t	 n = 0, i;
+	char	*p, *w, *save = NULL;
+
+	for (p = text; *p != '\0'; p++) {
+		if (*p == ' ' || *p == '\n')
+			n++;
+	}
+	trig_words = calloc(n + 1, sizeof *trig_words);
+	trig_pre = calloc(n + 1, sizeof *trig_pre);
+	if (trig_words == NULL || trig_pre == NULL)
+		return -1;
+	w = strtok_r(text, " \n", &save);
+	if (w == NULL || strcmp(w, "deliberate-triggers-v1") != 0)
+		return -1;
+	while ((w = strtok_r(NULL, " \n", &save)) != NULL) {
+		i = strlen(w);
+		if (i > 1 && w[i - 1] == '*') {
+			w[i - 1] = '\0';
+			trig_pre[trig_npre++] = w;
+		} else
+			trig_words[trig_n++] = w;
+	}
+	qsort(trig_words, trig_n, sizeof *trig_words, trig_strcmp);
+	return 0;
+}
+
+/*
+ * The trigger file next to sockpath, read again if it changed (at most one
+ * stat a second); 1 if the words are known.
+ */
+int
+hook_trig_load(const char *sockpath)
+{
+	struct stat	 st;
+	char		 path[4096];
+	char		*slash, *text;
+	ssize_t		 n;
+	long long	 now = hook_mono_ms();
+	int		 fd;
+
+	/* At most one stat a second. */
+	if (trig_checked >= 0 && now - trig_checked < 1000)
+		return trig_text != NULL;
+	trig_checked = now;
+	if (sockpath == NULL || strlen(sockpath) >= sizeof path - 16)
+		goto gone;
+	strcpy(path, sockpath);
+	if ((slash = strrchr(path, '/')) == NULL)
+		goto gone;
+	strcpy(slash + 1, "triggers");
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_size <= 0 ||
+	    st.st_size > TRIG_MAX)
+		goto gone;
+	if (trig_text != NULL && st.st_ino == trig_ino &&
+	    st.st_mtim.tv_sec == trig_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == trig_mtime.tv_nsec)
+		return 1;
+	trig_clear();
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		goto gone;
+	if ((text = malloc((size_t)st.st_size + 1)) == NULL) {
+		close(fd);
+		goto gone;
+	}
+	n = read(fd, text, (size_t)st.st_size);
+	close(fd);
+	if (n != st.st_size) {
+		free(text);
+		goto gone;
+	}
+	text[n] = '\0';
+	trig_text = text;
+	if (trig_parse(text) != 0)
+		goto gone;
+	trig_mtime = st.st_mtim;
+	trig_ino = st.st_ino;
+	return 1;
+gone:
+	trig_clear();
+	return 0;
+}
+
+/*
+ * Whether line holds only plain word characters (no quoting, expansion,
+ * assignment, redirection or operator) and none of the trigger words
+ * (each word's basename; prefixes), and its first word is not an alias
+ * or a function.  The same test as classify_trigger_free() in
+ * common/classify.c and the zsh script's.  hook_trig_load() first.
+ */
+int
+hook_trigger_free(const char *line, hook_cmd_fn plain_cmd)
+{
+	const char	*p, *q, *base, *key;
+	char		 w[256];
+	size_t		 len, i;
+	int		 first = 1;
+
+	if (trig_text == NULL || !hook_plain(line))
+		return 0;
+	for (p = line; *p != '\0'; p = q) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		for (q = p; *q != '\0' && *q != ' '; q++)
+			;
+		if ((len = (size_t)(q - p)) >= sizeof w)
+			return 0;
+		memcpy(w, p, len);
+		w[len] = '\0';
+		if (first) {
+			first = 0;
+			if (!plain_cmd(w))
+				return 0;
+		}
+		base = (base = strrchr(w, '/')) != NULL ? base + 1 : w;
+		key = base;
+		if (bsearch(&key, trig_words, trig_n, sizeof *trig_words,
+		    trig_strcmp) != NULL)
+			return 0;
+		for (i = 0; i < trig_npre; i++) {
+			if (strncmp(base, trig_pre[i],
+			    strlen(trig_pre[i])) == 0)
+				return 0;
+		}
+	}
+	return !first;
+}
+
+/*
+ * Whether line is an obviously read-only command that may be recorded
+ * without waiting for a verdict: one of a few commands, only plain
+ * word characters, no shell operators, no redirection, no expansion; or
+ * a line free of trigger words (above).
+ */
+int
+hook_fast_path(const char *line, hook_cmd_fn plain_cmd)
+{
+	static const char *const safe[] = {
+		"ls", "ll", "la", "pwd", "cd", "echo", "true", ":", "date",
+		"whoami", "id", "clear", "jobs", "uptime", "cal",
+		"hostname", "uname", "df", "free", "which", "tty", "dirs",
+		"grep", "rg", "man", "type", NULL
+	};
+	/* Readers: a dot file (~/.ssh/id_rsa) gets a moderate note. */
+	static const char *const readers[] = {
+		"cat", "less", "more", "head", "tail", NULL
+	};
+	static const char *const git_safe[] = {
+		"status", "log", "diff", "show", "branch", NULL
+	};
+	const char	*p;
+	char		 w[64], w2[64];
+	int		 i;
+
+	if (strlen(line) > 200 || !hook_plain(line))
+		return 0;
+	hook_first_word(line, w, sizeof w);
+	/* An alias or a function can be anything. */
+	if (!plain_cmd(w))
+		return 0;
+	for (i = 0; safe[i] != NULL; i++) {
+		if (strcmp(w, safe[i]) == 0)
+			return 1;
+	}
+	/* history -c, -d, -w are dangerous (hist:clear). */
+	if (strcmp(w, "history") == 0)
+		return strchr(line, '-') == NULL;
+	for (i = 0; readers[i] != NULL; i++) {
+		if (strcmp(w, readers[i]) == 0)
+			return strstr(line, "/.") == NULL &&
+			    strstr(line, " .") == NULL;
+	}
+	if (strcmp(w, "git") != 0)
+		return hook_trigger_free(line, plain_cmd);
+	p = strstr(line, "git") + 3;
+	hook_first_word(p, w2, sizeof w2);
+	/* "git branch" only lists; any option might delete or rename. */
+	if (strcmp(w2, "branch") == 0 && strchr(p, '-') != NULL)
+		return 0;
+	for (i = 0; git_safe[i] != NULL; i++) {
+		if (strcmp(w2, git_safe[i]) == 0 && strstr(p, "output") == NULL)
+			return 1;
+	}
+	return hook_trigger_free(line, plain_cmd);
+}
+
+static void
+hook_grow(struct hook_buf *b, size_t n)
+{
+	size_t	 cap;
+	char	*np;
+
+	if (b->oom || b->len + n + 1 <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 512;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	if ((np = realloc(b->p, cap)) == NULL) {
+		b->oom = 1;
+		return;
+	}
+	b->p = np;
+	b->cap = cap;
+}
+
+void
+hook_addn(struct hook_buf *b, const char *s, size_t n)
+{
+	hook_grow(b, n);
+	if (b->oom)
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void
+hook_adds(struct hook_buf *b, const char *s)
+{
+	hook_addn(b, s, strlen(s));
+}
+
+/* Length of a valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t
+hook_utf8_len(const unsigned char *s, size_t n)
+{
+	size_t		len, i;
+	unsigned int	cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/*
+ * Append s as a JSON string.  Bytes that are not UTF-8 become U+FFFD: the
+ * daemon refuses messages that are not valid UTF-8.
+ */
+void
+hook_addjson(struct hook_buf *b, const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 n = strlen(s), k;
+	char			 esc[8];
+
+	hook_addn(b, "\"", 1);
+	while (n > 0) {
+		if (*p == '"' || *p == '\\') {
+			hook_addn(b, "\\", 1);
+			hook_addn(b, (const char *)p, 1);
+			k = 1;
+		} else if (*p == '\n') {
+			hook_addn(b, "\\n", 2);
+			k = 1;
+		} else if (*p == '\t') {
+			hook_addn(b, "\\t", 2);
+			k = 1;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			snprintf(esc, sizeof esc, "\\u%04x", *p);
+			hook_adds(b, esc);
+			k = 1;
+		} else if ((k = hook_utf8_len(p, n)) != 0)
+			hook_addn(b, (const char *)p, k);
+		else {
+			hook_adds(b, "\\ufffd");
+			k = 1;
+		}
+		p += k;
+		n -= k;
+	}
+	hook_addn(b, "\"", 1);
+}
+
+void
+hook_addkv(struct hook_buf *b, const char *key, const char *val)
+{
+	hook_adds(b, ",\"");
+	hook_adds(b, key);
+	hook_adds(b, "\":");
+	hook_addjson(b, val != NULL ? val : "");
+}
+
+void
+hook_addnum(struct hook_buf *b, const char *key, long long v)
+{
+	char	tmp[64];
+
+	snprintf(tmp, sizeof tmp, ",\"%s\":%lld", key, v);
+	hook_adds(b, tmp);
+}
+
+/* Whether reply line p is the answer to request seq. */
+int
+hook_has_seq(const char *p, unsigned long seq)
+{
+	char	key[32];
+	size_t	len;
+
+	len = (size_t)snprintf(key, sizeof key, "\"seq\":%lu", seq);
+	while ((p = strstr(p, key)) != NULL) {
+		p += len;
+		if (*p == ',' || *p == '}')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Decode one JSON string starting after its opening quote into out.
+ * Returns a pointer past the closing quote, or NULL.
+ */
+static const char *
+hook_json_string(const char *p, struct hook_buf *out)
+{
+	unsigned int	cp, lo;
+	char		u[4];
+	int		i;
+
+	for (;;) {
+		if (*p == '\0')
+			return NULL;
+		if (*p == '"')
+			return p + 1;
+		if (*p != '\\') {
+			hook_addn(out, p++, 1);
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'n':	hook_addn(out, "\n", 1); break;
+		case 't':	hook_addn(out, "\t", 1); break;
+		case 'r':	hook_addn(out, "\r", 1); break;
+		case 'b':	hook_addn(out, "\b", 1); break;
+		case 'f':	hook_addn(out, "\f", 1); break;
+		case '"': case '\\': case '/':
+			hook_addn(out, p, 1);
+			break;
+		case 'u':
+			if (sscanf(p + 1, "%4x", &cp) != 1)
+				return NULL;
+			p += 4;
+			if (cp >= 0xd800 && cp <= 0xdbff && p[1] == '\\' &&
+			    p[2] == 'u' && sscanf(p + 3, "%4x", &lo) == 1 &&
+			    lo >= 0xdc00 && lo <= 0xdfff) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) +
+				    (lo - 0xdc00);
+				p += 6;
+			}
+			if (cp == 0 || (cp >= 0xd800 && cp <= 0xdfff))
+				cp = 0xfffd;
+			if (cp < 0x80) {
+				u[0] = (char)cp;
+				i = 1;
+			} else if (cp < 0x800) {
+				u[0] = (char)(0xc0 | (cp >> 6));
+				u[1] = (char)(0x80 | (cp & 0x3f));
+				i = 2;
+			} else if (cp < 0x10000) {
+				u[0] = (char)(0xe0 | (cp >> 12));
+				u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+				u[2] = (char)(0x80 | (cp & 0x3f));
+				i = 3;
+			} else {
+				u[0] = (char)(0xf0 | (cp >> 18));
+				u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+				u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+				u[3] = (char)(0x80 | (cp & 0x3f));
+				i = 4;
+			}
+			hook_addn(out, u, (size_t)i);
+			break;
+		default:
+			return NULL;
+		}
+		p++;
+	}
+}
+
+/* Skip one JSON value that is not a string (nested values included). */
+static const char *
+hook_json_skip(const char *p, struct hook_buf *scalar)
+{
+	struct hook_buf	 junk = { NULL, 0, 0, 0 };
+	int		 depth = 0;
+
+	for (;;) {
+		switch (*p) {
+		case '\0':
+			free(junk.p);
+			return NULL;
+		case '"':
+			p = hook_json_string(p + 1, &junk);
+			junk.len = 0;
+			if (p == NULL) {
+				free(junk.p);
+				return NULL;
+			}
+			continue;
+		case '[': case '{':
+			depth++;
+			break;
+		case ']': case '}':
+			if (depth == 0) {
+				free(junk.p);
+				return p;
+			}
+			depth--;
+			break;
+		case ',':
+			if (depth == 0) {
+				free(junk.p);
+				return p;
+			}
+			break;
+		default:
+			if (depth == 0 && *p != ' ')
+				hook_addn(scalar, p, 1);
+			break;
+		}
+		p++;
+	}
+}
+
+/* Parse a flat reply object, calling set for each field.  0 or -1. */
+int
+hook_parse_reply(const char *p, hook_reply_fn set)
+{
+	struct hook_buf	 key = { NULL, 0, 0, 0 }, val = { NULL, 0, 0, 0 };
+	int		 r = -1;
+
+	while (*p == ' ')
+		p++;
+	if (*p++ != '{')
+		return -1;
+	for (;;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (*p == '}') {
+			r = 0;
+			break;
+		}
+		if (*p != '"')
+			break;
+		key.len = val.len = 0;
+		hook_addn(&key, "", 0);
+		hook_addn(&val, "", 0);
+		if ((p = hook_json_string(p + 1, &key)) == NULL)
+			break;
+		while (*p == ' ')
+			p++;
+		if (*p++ != ':')
+			break;
+		while (*p == ' ')
+			p++;
+		if (*p == '"')
+			p = hook_json_string(p + 1, &val);
+		else
+			p = hook_json_skip(p, &val);
+		if (p == NULL || key.oom || val.oom)
+			break;
+		set(key.p, val.p);
+	}
+	free(key.p);
+	free(val.p);
+	return r;
+}

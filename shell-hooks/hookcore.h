@@ -1,0 +1,44 @@
+/*
+ * What the bash builtin and the zsh module share: which lines may be
+ * recorded without waiting for a verdict (the fast path), the message
+ * buffer and its JSON, and the parsing of the daemon's replies.
+ */
+#ifndef HOOKCORE_H
+#define HOOKCORE_H
+
+#include <stddef.h>
+
+/*
+ * Whether word, the first word of a line, runs what it says: 0 for an
+ * alias or a function (they can be anything) or a word the shell does not
+ * know.  The shell supplies it.
+ */
+typedef int	(*hook_cmd_fn)(const char *word);
+/* Called for each field of a reply, with its value as text. */
+typedef void	(*hook_reply_fn)(const char *key, const char *val);
+
+/* A growing message; oom is sticky. */
+struct hook_buf {
+	char	*p;
+	size_t	 len;
+	size_t	 cap;
+	int	 oom;
+};
+
+void		hook_addn(struct hook_buf *, const char *, size_t);
+void		hook_adds(struct hook_buf *, const char *);
+void		hook_addjson(struct hook_buf *, const char *);
+void		hook_addkv(struct hook_buf *, const char *, const char *);
+void		hook_addnum(struct hook_buf *, const char *, long long);
+int		hook_has_seq(const char *, unsigned long);
+int		hook_parse_reply(const char *, hook_reply_fn);
+
+long long	hook_mono_ms(void);
+long long	hook_now_ms(void);
+void		hook_first_word(const char *, char *, size_t);
+int		hook_plain(const char *);
+int		hook_trig_load(const char *);
+int		hook_trigger_free(const char *, hook_cmd_fn);
+int		hook_fast_path(const char *, hook_cmd_fn);
+
+#endif
