@@ -1230,6 +1230,40 @@ judge_joined(struct judge *j, struct segment *s, size_t from, int depth)
 	buf_release(&b);
 }
 
+/*
+ * Judge argv[from..] as a command that runs with these words as its argv
+ * (docker exec, systemd-run): joined, each word that needs it quoted.
+ */
+static void
+judge_argv(struct judge *j, struct segment *s, size_t from, int depth)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*p;
+	size_t		 i;
+
+	for (i = from; i < s->argc; i++) {
+		if (i > from)
+			buf_addc(&b, ' ');
+		p = s->argv[i];
+		if (*p != '\0' && strpbrk(p, " \t\n'\"\\$`;&|<>(){}*?[]#!")
+		    == NULL) {
+			buf_adds(&b, p);
+			continue;
+		}
+		buf_addc(&b, '\'');
+		for (; *p != '\0'; p++) {
+			if (*p == '\'')
+				buf_adds(&b, "'\\''");
+			else
+				buf_addc(&b, *p);
+		}
+		buf_addc(&b, '\'');
+	}
+	if (b.len > 0)
+		judge_string(j, b.data, depth);
+	buf_release(&b);
+}
+
 static int
 code_executes(const char *code)
 {
@@ -1240,6 +1274,9 @@ code_executes(const char *code)
 		"spawn", "system(", "system ", "exec(", "exec ", "`",
 		"File.delete", "FileUtils.rm", "rmtree", "Popen",
 		"shell_exec", "passthru", "proc_open", "rimraf", "eval(",
+		"os.execute", "io.popen", "removeSync", "Deno.run",
+		"Deno.Command", "remove_tree", "rmdir", "unlink(",
+		"b64decode", "decode_base64", "atob(", "pack(",
 	};
 	size_t	i;
 
@@ -1266,6 +1303,7 @@ judge_deletes(struct judge *j, const char *code, int depth)
 		{ "rmSync", 1 }, { "rmdirSync", 1 }, { "rimraf", 1 },
 		{ "remove_tree", 1 }, { "remove_dir_all", 1 },
 		{ "FileUtils.remove_dir", 1 }, { "rmdir", 1 },
+		{ "removeSync", 1 }, { "Deno.remove", 1 },
 		{ "unlinkSync", 0 }, { "unlink", 0 }, { "os.remove", 0 },
 		{ "File.delete", 0 }, { "FileUtils.rm", 0 },
 		{ "remove_file", 0 },
@@ -1275,6 +1313,9 @@ judge_deletes(struct judge *j, const char *code, int depth)
 		"require('os').homedir()", "require(\"os\").homedir()",
 		"os.path.expanduser('~')", "os.path.expanduser(\"~\")",
 		"os.environ['HOME']", "os.environ[\"HOME\"]",
+		"__import__('os').path.expanduser('~')",
+		"__import__(\"os\").path.expanduser(\"~\")",
+		"Sys.getenv(\"HOME\")", "Sys.getenv('HOME')", "path.expand(\"~\")",
 		"os.getenv('HOME')", "os.getenv(\"HOME\")", "ENV['HOME']",
 		"ENV[\"HOME\"]", "Dir.home", "$ENV{HOME}", "$ENV{'HOME'}",
 	};
@@ -1316,8 +1357,18 @@ judge_deletes(struct judge *j, const char *code, int depth)
 			if (arg == NULL)
 				continue;
 			if (arg[0] == '/' || arg[0] == '~') {
-				xasprintf(&cmd, "rm %s %s",
-				    calls[i].recursive ? "-rf" : "-f", arg);
+				/* R's unlink(x, recursive = TRUE), and the like. */
+				const char *close = strchr(e, ')');
+				int rec = calls[i].recursive;
+
+				if (!rec && close != NULL) {
+					char *call = xstrndup(e, close - e);
+
+					rec = strstr(call, "recursive") != NULL;
+					free(call);
+				}
+				xasprintf(&cmd, "rm %s %s", rec ? "-rf" : "-f",
+				    arg);
 				judge_string(j, cmd, depth);
 				free(cmd);
 			}
@@ -1362,6 +1413,65 @@ judge_argv_list(struct judge *j, const char *p, int depth)
 	return p;
 }
 
+static char	*b64_decode(const char *);
+
+/*
+ * A literal that the code decodes before it runs it: base64, hex or
+ * rot13, as the code's own calls say.  Its text is judged as a command
+ * line and as code.  Only the first level: a decoded literal is not
+ * decoded again.
+ */
+static void
+judge_decoded(struct judge *j, const char *code, const char *lit, int depth)
+{
+	static const char	 hexd[] = "0123456789abcdefABCDEF";
+	struct buf		 b = BUF_INIT;
+	char			*dec = NULL;
+	size_t			 i, n = strlen(lit);
+
+	if (n < 8 || depth >= CLASSIFY_MAX_DEPTH - 1)
+		return;
+	if ((strstr(code, "b64decode") != NULL ||
+	    strstr(code, "decode_base64") != NULL ||
+	    strstr(code, "atob(") != NULL || strstr(code, "base64") != NULL) &&
+	    strspn(lit, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789+/=") == n)
+		dec = b64_decode(lit);
+	else if ((strstr(code, "pack(") != NULL ||
+	    strstr(code, "fromhex") != NULL ||
+	    strstr(code, "unhexlify") != NULL) && n % 2 == 0 &&
+	    strspn(lit, hexd) == n) {
+		for (i = 0; i < n; i += 2)
+			buf_addc(&b, (char)((strchr(hexd, tolower(
+			    (unsigned char)lit[i])) - hexd) * 16 +
+			    (strchr(hexd, tolower((unsigned char)lit[i + 1])) -
+			    hexd)));
+		dec = buf_detach(&b, NULL);
+	} else if (strstr(code, "rot13") != NULL ||
+	    strstr(code, "rot_13") != NULL) {
+		dec = xstrdup(lit);
+		for (i = 0; i < n; i++) {
+			if (isalpha((unsigned char)dec[i]))
+				dec[i] = (char)((islower((unsigned char)dec[i]) ?
+				    'a' : 'A') + (tolower((unsigned char)dec[i])
+				    - 'a' + 13) % 26);
+		}
+	}
+	if (dec == NULL)
+		return;
+	for (i = 0; dec[i] != '\0'; i++) {
+		if (!isprint((unsigned char)dec[i]) && !isspace(
+		    (unsigned char)dec[i]))
+			break;
+	}
+	if (dec[i] == '\0' && i > 0) {
+		tech_add(j, TECH_OBFUSCATION);
+		judge_string(j, dec, depth + 1);
+		judge_deletes(j, dec, depth + 1);
+	}
+	free(dec);
+}
+
 /* Judge the string literals of an inline script that runs commands. */
 static void
 judge_literals(struct judge *j, const char *code, int depth)
@@ -1388,10 +1498,79 @@ judge_literals(struct judge *j, const char *code, int depth)
 		if (e - p > 2 && strchr("/~$", p[1]) == NULL) {
 			lit = xstrndup(p + 1, e - p - 1);
 			judge_string(j, lit, depth);
+			judge_decoded(j, code, lit, depth);
 			free(lit);
 		}
 		p = e;
 	}
+}
+
+/*
+ * Project and secret runners that run their arguments as a command:
+ * "bundle exec CMD", "poetry run CMD", "doppler run -- CMD".  The index
+ * of the command after the runner at i, or i when argv[i] is none.
+ */
+static size_t
+runner_skip(const struct segment *s, size_t i)
+{
+	static const struct {
+		const char	*name;
+		const char	*sub;		/* NULL: none */
+		int		 dashdash;	/* the command follows "--" */
+		int		 args;		/* positionals before CMD */
+	} runners[] = {
+		{ "bundle", "exec", 0, 0 }, { "poetry", "run", 0, 0 },
+		{ "pipenv", "run", 0, 0 }, { "uv", "run", 0, 0 },
+		{ "pdm", "run", 0, 0 }, { "hatch", "run", 0, 0 },
+		{ "rye", "run", 0, 0 }, { "npm", "exec", 0, 0 },
+		{ "pnpm", "exec", 0, 0 }, { "yarn", "exec", 0, 0 },
+		{ "pnpm", "dlx", 0, 0 }, { "yarn", "dlx", 0, 0 },
+		{ "conda", "run", 0, 0 }, { "mamba", "run", 0, 0 },
+		{ "mise", "exec", 1, 0 }, { "mise", "x", 1, 0 },
+		{ "asdf", "exec", 0, 0 }, { "op", "run", 1, 0 },
+		{ "doppler", "run", 1, 0 }, { "infisical", "run", 1, 0 },
+		{ "aws-vault", "exec", 1, 1 }, { "dotenv", NULL, 1, 0 },
+		{ "direnv", "exec", 0, 1 }, { "nix", "develop", 1, 0 },
+		{ "devbox", "run", 0, 0 }, { "pixi", "run", 0, 0 },
+	};
+	const char	*n = base_name(s->argv[i]);
+	size_t		 r, k;
+
+	for (r = 0; r < sizeof runners / sizeof runners[0]; r++) {
+		if (strcmp(n, runners[r].name) != 0)
+			continue;
+		k = i + 1;
+		if (runners[r].sub != NULL) {
+			if (k >= s->argc || strcmp(s->argv[k],
+			    runners[r].sub) != 0)
+				continue;
+			k++;
+		}
+		if (runners[r].dashdash) {
+			for (; k < s->argc; k++) {
+				if (strcmp(s->argv[k], "--") == 0)
+					break;
+			}
+			if (k >= s->argc)
+				return i;
+			return k + 1 < s->argc ? k + 1 : i;
+		}
+		/* Options of the runner (conda run -n ENV takes a value). */
+		while (k < s->argc && s->argv[k][0] == '-') {
+			if ((strcmp(s->argv[k], "-n") == 0 ||
+			    strcmp(s->argv[k], "--name") == 0 ||
+			    strcmp(s->argv[k], "-p") == 0 ||
+			    strcmp(s->argv[k], "--env") == 0 ||
+			    strcmp(s->argv[k], "-e") == 0 ||
+			    strcmp(s->argv[k], "--directory") == 0) &&
+			    k + 1 < s->argc)
+				k++;
+			k++;
+		}
+		k += (size_t)runners[r].args;
+		return k < s->argc ? k : i;
+	}
+	return i;
 }
 
 /*
@@ -1515,6 +1694,11 @@ unwrap(struct judge *j, struct segment *s, int depth)
 			    0);
 			i++;		/* the duration */
 			changed = 1;
+		} else if ((k = runner_skip(s, i)) > i) {
+			/* bundle exec, poetry run, doppler run --, ... */
+			s->via[s->nvia++] = "runner";
+			i = k;
+			changed = 1;
 		} else if (strcmp(n, "stdbuf") == 0) {
 			s->via[s->nvia++] = "stdbuf";
 			i = skip_opts(s, i, " -i -o -e ", 0);
@@ -1555,11 +1739,15 @@ unwrap(struct judge *j, struct segment *s, int depth)
 			s->via[s->nvia++] = "xargs";
 			i = skip_opts(s, i, " -j -S --jobs --sshlogin "
 			    "--delay --timeout ", 0);
-			for (k = i; k < s->argc; k++) {
+			/* CMD ::: A B: judged as CMD A B, as xargs. */
+			for (k = i, last = i; k < s->argc; k++) {
 				if (strncmp(s->argv[k], ":::", 3) == 0)
-					break;
+					continue;
+				s->argv[last] = s->argv[k];
+				s->wflags[last++] = s->wflags[k];
 			}
-			s->argc = k;
+			s->argc = last;
+			last = i;
 			s->indirect = 1;
 			changed = 1;
 		}
@@ -1636,7 +1824,11 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			judge_joined(j, s, i + 1, depth);
 		return;
 	}
-	/* docker exec CONTAINER CMD..., kubectl exec POD -- CMD... */
+	/*
+	 * docker exec CONTAINER CMD..., kubectl exec POD -- CMD..., kubectl
+	 * debug NODE -- CMD...: an argv, run without a shell.  docker run
+	 * IMAGE sh -c '...': the script of a shell among the arguments.
+	 */
 	if (strcmp(n, "docker") == 0 || strcmp(n, "podman") == 0 ||
 	    strcmp(n, "nerdctl") == 0 || strcmp(n, "docker-compose") == 0 ||
 	    strcmp(n, "kubectl") == 0 || strcmp(n, "oc") == 0) {
@@ -1644,26 +1836,154 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 
 		np = positionals(j->c, s, pos, 8);
 		for (i = 0; i < np && i < 3; i++) {
-			if (strcmp(s->argv[pos[i]], "exec") == 0)
+			if (strcmp(s->argv[pos[i]], "exec") == 0 ||
+			    strcmp(s->argv[pos[i]], "debug") == 0)
 				break;
+			if (strcmp(s->argv[pos[i]], "run") == 0) {
+				for (k = pos[i] + 1; k + 2 < s->argc; k++) {
+					if (IN(base_name(s->argv[k]), shells) &&
+					    strcmp(s->argv[k + 1], "-c") == 0) {
+						judge_string(j, s->argv[k + 2],
+						    depth);
+						return;
+					}
+				}
+				return;
+			}
 		}
 		if (i == np || i == 3)
 			return;
 		for (k = pos[i] + 1; k < s->argc; k++) {
 			if (strcmp(s->argv[k], "--") == 0) {
-				judge_joined(j, s, k + 1, depth);
+				judge_argv(j, s, k + 1, depth);
 				return;
 			}
 		}
 		if (strcmp(n, "kubectl") == 0 || strcmp(n, "oc") == 0)
 			k = skip_opts(s, pos[i], " -c -n -f --container "
 			    "--namespace --filename --context "
-			    "--pod-running-timeout ", 0);
+			    "--pod-running-timeout --image ", 0);
 		else
 			k = skip_opts(s, pos[i], " -e -u -w --env --user "
 			    "--workdir --env-file --detach-keys --index ", 0);
 		if (k + 1 < s->argc)
-			judge_joined(j, s, k + 1, depth);
+			judge_argv(j, s, k + 1, depth);
+		return;
+	}
+	/* script -c CMD: runs CMD with sh -c. */
+	if (strcmp(n, "script") == 0) {
+		for (i = 1; i + 1 < s->argc; i++) {
+			if (strcmp(s->argv[i], "--command") == 0 ||
+			    (s->argv[i][1] != '-' &&
+			    has_short_opt(s->argv[i], 'c'))) {
+				judge_string(j, s->argv[i + 1], depth);
+				return;
+			}
+		}
+		return;
+	}
+	/*
+	 * tmux new-session/new-window/split-window [opts] CMD... runs CMD
+	 * with sh -c; send-keys types its words into a shell.
+	 */
+	if (strcmp(n, "tmux") == 0) {
+		static const char *starts[] = { "new", "new-session", "neww",
+		    "new-window", "splitw", "split-window", "respawn-pane",
+		    "respawnp", "respawn-window", "respawnw" };
+		static const char *keys[] = { "Enter", "C-m", "KPEnter",
+		    "C-j", "\n" };
+
+		for (i = 1; i < s->argc && s->argv[i][0] == '-'; i++)
+			if (strchr("LSf", s->argv[i][1]) != NULL &&
+			    s->argv[i][2] == '\0')
+				i++;
+		if (i >= s->argc)
+			return;
+		if (IN(s->argv[i], starts)) {
+			k = skip_opts(s, i, " -c -e -F -n -s -t -x -y -l -p "
+			    "-f ", 0);
+			if (k < s->argc)
+				judge_joined(j, s, k, depth);
+		} else if (strcmp(s->argv[i], "send-keys") == 0 ||
+		    strcmp(s->argv[i], "send") == 0) {
+			struct buf	b = BUF_INIT;
+
+			k = skip_opts(s, i, " -t -N ", 0);
+			for (; k < s->argc; k++) {
+				if (IN(s->argv[k], keys))
+					continue;
+				if (b.len > 0)
+					buf_addc(&b, ' ');
+				buf_adds(&b, s->argv[k]);
+			}
+			if (b.len > 0)
+				judge_string(j, b.data, depth);
+			buf_release(&b);
+		}
+		return;
+	}
+	/* screen -dmS NAME CMD..., systemd-run [opts] CMD...: an argv. */
+	if (strcmp(n, "screen") == 0 || strcmp(n, "systemd-run") == 0) {
+		if (strcmp(n, "screen") == 0) {
+			/* -dmS NAME: a bundle whose last flag takes a value. */
+			for (k = 1; k < s->argc && s->argv[k][0] == '-'; k++) {
+				size_t l = strlen(s->argv[k]);
+
+				if (l >= 2 && strchr("SceEhpTtsX",
+				    s->argv[k][l - 1]) != NULL)
+					k++;
+			}
+		} else
+			k = skip_opts(s, 0, " -u --unit -p --property -E "
+			    "--setenv -M --machine --slice --description "
+			    "--uid --gid --nice -H --host --working-directory "
+			    "--on-active --on-boot --on-calendar "
+			    "--on-unit-active --timer-property ", 0);
+		if (k < s->argc)
+			judge_argv(j, s, k, depth);
+		return;
+	}
+	/* PowerShell: -c/-Command SCRIPT. */
+	if (strcmp(n, "pwsh") == 0 || strcmp(n, "powershell") == 0 ||
+	    strcmp(n, "powershell.exe") == 0) {
+		for (i = 1; i + 1 < s->argc; i++) {
+			if (strcasecmp(s->argv[i], "-c") == 0 ||
+			    strcasecmp(s->argv[i], "-command") == 0) {
+				judge_joined(j, s, i + 1, depth);
+				return;
+			}
+		}
+		return;
+	}
+	/* awk 'BEGIN { system("...") }': the program's literals. */
+	if (strcmp(n, "awk") == 0 || strcmp(n, "gawk") == 0 ||
+	    strcmp(n, "mawk") == 0 || strcmp(n, "nawk") == 0) {
+		k = skip_opts(s, 0, " -F -v -f -i -l ", 0);
+		if (k < s->argc && (strstr(s->argv[k], "system") != NULL ||
+		    strstr(s->argv[k], "| getline") != NULL ||
+		    strstr(s->argv[k], "|getline") != NULL)) {
+			tech_add(j, TECH_INLINE_SCRIPT);
+			judge_literals(j, s->argv[k], depth);
+		}
+		return;
+	}
+	/* lua -e CODE, Rscript -e CODE, deno eval CODE. */
+	if (strcmp(n, "lua") == 0 || strncmp(n, "lua5", 4) == 0 ||
+	    strcmp(n, "luajit") == 0 || strcmp(n, "Rscript") == 0 ||
+	    strcmp(n, "R") == 0 || strcmp(n, "deno") == 0 ||
+	    strcmp(n, "bun") == 0) {
+		for (i = 1; i + 1 < s->argc; i++) {
+			if (strcmp(s->argv[i], "-e") == 0 ||
+			    strcmp(s->argv[i], "eval") == 0 ||
+			    strcmp(s->argv[i], "--eval") == 0) {
+				if (code_executes(s->argv[i + 1])) {
+					tech_add(j, TECH_INLINE_SCRIPT);
+					judge_literals(j, s->argv[i + 1],
+					    depth);
+				}
+				return;
+			}
+		}
 		return;
 	}
 	/* The same command on many hosts. */
@@ -1698,15 +2018,24 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 				if (s->argc > 1 && s->argv[1][0] != '-')
 					root = s->argv[1];
 				/*
-				 * With a name filter, {} is something
-				 * under the root, not the root itself.
+				 * {} is every file under the root (ROOT/ and a glob)
+				 * unless a name filter narrows it (ROOT/MATCH);
+				 * from / or the home directory, any file of
+				 * the system or of the user.
 				 */
-				if (find_filtered(s, i)) {
+				if (find_filtered(s, i) &&
+				    strcmp(root, "/") != 0 &&
+				    strcmp(root, "~") != 0 &&
+				    strcmp(root, "~/") != 0 &&
+				    strcmp(root, "$HOME") != 0)
 					xasprintf(&m, "%s%sMATCH", root,
 					    root[strlen(root) - 1] == '/' ?
 					    "" : "/");
-					root = m;
-				}
+				else
+					xasprintf(&m, "%s%s*", root,
+					    root[strlen(root) - 1] == '/' ?
+					    "" : "/");
+				root = m;
 				for (k = i + 1; k < s->argc; k++) {
 					if (strcmp(s->argv[k], ";") == 0 ||
 					    strcmp(s->argv[k], "+") == 0)
@@ -1717,6 +2046,10 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 						buf_adds(&b, root);
 					else
 						buf_adds(&b, s->argv[k]);
+					/* find walks the tree: rm -r, in effect. */
+					if (k == i + 1 && strcmp(base_name(
+					    s->argv[k]), "rm") == 0)
+						buf_adds(&b, " -r");
 				}
 				if (b.len > 0)
 					judge_string(j, b.data, depth);
@@ -1848,25 +2181,71 @@ stdin_data(const struct shtok_list *l, const struct shtok_cmd *cmd)
 	return NULL;
 }
 
-/* Judge printf-style text with its \n and \t escapes decoded. */
+/*
+ * Judge what printf FORMAT ARGS... writes: %s and %b take the arguments
+ * (%b with their escapes), and \n, \t, \xHH and \NNN are decoded, so
+ * printf '\162\155 -rf /' | sh is seen as rm -rf /.
+ */
 static void
-judge_unescaped(struct judge *j, const char *fmt, int depth)
+judge_printf(struct judge *j, struct segment *e, size_t k, int depth)
 {
-	struct buf	 b = BUF_INIT;
-	const char	*p;
+	struct buf	 t = BUF_INIT, b = BUF_INIT;
+	const char	*p, *fmt = e->argv[k];
+	size_t		 next = k + 1;
+	int		 v, n, any = 0, hidden = 0;
 
-	if (strchr(fmt, '\\') == NULL)
-		return;
 	for (p = fmt; *p != '\0'; p++) {
-		if (p[0] == '\\' && (p[1] == 'n' || p[1] == 't')) {
-			buf_addc(&b, p[1] == 'n' ? '\n' : ' ');
+		if (p[0] == '%' && (p[1] == 's' || p[1] == 'b') &&
+		    next < e->argc) {
+			buf_adds(&t, e->argv[next++]);
 			p++;
+			any = 1;
+		} else
+			buf_addc(&t, *p);
+	}
+	for (; next < e->argc; next++) {
+		buf_addc(&t, ' ');
+		buf_adds(&t, e->argv[next]);
+	}
+	if (t.data == NULL || (strchr(t.data, '\\') == NULL && !any)) {
+		buf_release(&t);
+		return;
+	}
+	for (p = t.data; *p != '\0'; p++) {
+		if (p[0] != '\\' || p[1] == '\0') {
+			buf_addc(&b, *p);
+			continue;
+		}
+		p++;
+		if (*p == 'n' || *p == 't') {
+			buf_addc(&b, *p == 'n' ? '\n' : ' ');
+		} else if (*p == 'x' && isxdigit((unsigned char)p[1])) {
+			for (v = 0, n = 0; n < 2 && isxdigit((unsigned char)p[1]);
+			    n++, p++)
+				v = v * 16 + (isdigit((unsigned char)p[1]) ?
+				    p[1] - '0' : tolower((unsigned char)p[1]) -
+				    'a' + 10);
+			buf_addc(&b, (char)v);
+			hidden = 1;
+		} else if (*p >= '0' && *p <= '7') {
+			if (*p == '0' && p[1] >= '0' && p[1] <= '7')
+				p++;
+			for (v = 0, n = 0; n < 3 && *p >= '0' && *p <= '7';
+			    n++, p++)
+				v = v * 8 + (*p - '0');
+			p--;
+			buf_addc(&b, (char)v);
+			hidden = 1;
 		} else
 			buf_addc(&b, *p);
 	}
-	if (b.len > 0)
+	if (b.len > 0) {
+		if (hidden)
+			tech_add(j, TECH_OBFUSCATION);
 		judge_string(j, b.data, depth);
+	}
 	buf_release(&b);
+	buf_release(&t);
 }
 
 /* Whether a shell or interpreter reads its program from stdin. */
@@ -2485,8 +2864,7 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 					judge_joined(j, &e, k, depth);
 					if (strcmp(pn, "printf") == 0 &&
 					    k < e.argc)
-						judge_unescaped(j,
-						    e.argv[k], depth);
+						judge_printf(j, &e, k, depth);
 					segment_release(&e);
 				}
 				for (p = pstart; p < ci; p++) {

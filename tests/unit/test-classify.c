@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[3][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[4][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -275,6 +275,12 @@ t_heldout2(void)
 	run_corpus("heldout2.tsv", 2, 0.95, 0.05, 0);
 }
 
+static void
+t_heldout3(void)
+{
+	run_corpus("heldout3.tsv", 3, 0.95, 0.05, 0);
+}
+
 /* Soundness over every rule example, and the set itself. */
 static void
 t_triggers(void)
@@ -470,7 +476,8 @@ t_structure(void)
 		{ "su <<< 'rm -rf /'", RISK_DANGEROUS },
 		{ "at now <<< 'rm -rf ~'", RISK_DANGEROUS },
 		{ "x=rm; $x -rf /", RISK_DANGEROUS },
-		{ "${x} -rf /", RISK_SAFE },
+		/* A computed name with rm's flags: sys:dynamic-command-destroy. */
+		{ "${x} -rf /", RISK_DANGEROUS },
 		{ "IFS=:; c=rm:-rf:/; $c", RISK_DANGEROUS },
 		{ "$(echo rm) -rf ~", RISK_DANGEROUS },
 		{ "eval \"$(echo rm -rf /)\"", RISK_DANGEROUS },
@@ -808,6 +815,7 @@ main(void)
 	RUN(t_corpus);
 	RUN(t_heldout);
 	RUN(t_heldout2);
+	RUN(t_heldout3);
 	RUN(t_triggers);
 	RUN(t_keywords);
 	RUN(t_null_dir);
