@@ -89,9 +89,33 @@ dlb_var(const char *name)
 	return get_string_value(name);
 }
 
-/* The socket path, by the rules of docs/protocol.md. */
+/*
+ * The socket path, by the rules of docs/protocol.md; looked up again at
+ * most once a second (each variable lookup writes to the shell's memory,
+ * see dlb_set).
+ */
+static int	dlb_socket_path1(char *, size_t);
+
 static int
 dlb_socket_path(char *out, size_t len)
+{
+	static char		 path[sizeof ((struct sockaddr_un *)0)->sun_path];
+	static long long	 when = -1;
+	static int		 r = -1;
+	long long		 now = hook_mono_ms();
+
+	if (when < 0 || now - when >= 1000) {
+		r = dlb_socket_path1(path, sizeof path);
+		when = now;
+	}
+	if (r != 0 || strlen(path) >= len)
+		return -1;
+	memcpy(out, path, strlen(path) + 1);
+	return 0;
+}
+
+static int
+dlb_socket_path1(char *out, size_t len)
 {
 	const char	*v;
 	int		 n;
@@ -265,10 +289,13 @@ dlb_exchange(const struct hook_buf *msg, struct hook_buf *reply,
     long long deadline)
 {
 	static unsigned long	 seq;
-	struct hook_buf		 sm = { NULL, 0, 0, 0 };
+	/* Kept: the same memory each time (see dlb_set). */
+	static struct hook_buf	 sm;
 	char			 num[32];
 	int			 fd, fresh, r = -1, pending = 0;
 
+	sm.len = 0;
+	sm.oom = 0;
 	if (dlb_pending.len > 0 && dlb_pending_pid == getpid()) {
 		hook_addn(&sm, dlb_pending.p, dlb_pending.len);
 		pending = 1;
@@ -307,7 +334,10 @@ out:
 	/* Sent, or lost with a daemon that is not there. */
 	if (pending)
 		dlb_pending.len = 0;
-	free(sm.p);
+	if (sm.cap > 64 * 1024) {
+		free(sm.p);
+		memset(&sm, 0, sizeof sm);
+	}
 	return r == 0 ? 0 : -1;
 }
 
@@ -343,10 +373,61 @@ static const struct {
 	{ NULL, NULL }
 };
 
+/*
+ * Set a shell variable, unless it has the value already: every command
+ * the line runs forks, and after a fork the first write to each page of
+ * the shell's memory faults, so an assignment that changes nothing still
+ * costs.
+ */
+static struct {
+	const char	*name;
+	char		*value;
+	int		 valid;
+}		 dlb_shadow[24];
+
+/*
+ * The DELIBERATE_* variables the builtin sets are remembered here: they
+ * are not even looked up when they keep their value (a lookup writes a
+ * counter in the shell's hash table).  Whenever shell code that might set
+ * them has run (a slow path, another verb, another DEBUG trap), the
+ * copies are marked stale and the next assignment is made.
+ */
+static void
+dlb_shadow_stale(void)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof dlb_shadow / sizeof dlb_shadow[0]; i++)
+		dlb_shadow[i].valid = 0;
+}
+
 static void
 dlb_set(const char *name, const char *value)
 {
+	const char	*v;
+	size_t		 i, n = sizeof dlb_shadow / sizeof dlb_shadow[0];
+
+	if (strncmp(name, "DELIBERATE_", 11) != 0 ||
+	    strcmp(name, "DELIBERATE_LINE") == 0) {
+		v = get_string_value(name);
+		if (v == NULL || strcmp(v, value) != 0)
+			bind_variable((char *)name, (char *)value, 0);
+		return;
+	}
+	for (i = 0; i < n && dlb_shadow[i].name != NULL; i++) {
+		if (strcmp(dlb_shadow[i].name, name) == 0)
+			break;
+	}
+	if (i < n && dlb_shadow[i].name != NULL && dlb_shadow[i].valid &&
+	    strcmp(dlb_shadow[i].value, value) == 0)
+		return;
 	bind_variable((char *)name, (char *)value, 0);
+	if (i == n)
+		return;
+	free(dlb_shadow[i].value);
+	dlb_shadow[i].name = name;
+	dlb_shadow[i].value = strdup(value);
+	dlb_shadow[i].valid = dlb_shadow[i].value != NULL;
 }
 
 static void
@@ -530,9 +611,14 @@ dlb_check(WORD_LIST *list)
 static int
 dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 {
-	struct hook_buf	 msg = { NULL, 0, 0, 0 }, rep = { NULL, 0, 0, 0 };
-	long long	 t0 = hook_mono_ms();
-	int		 r;
+	/* Kept: the same memory each time (see dlb_set). */
+	static struct hook_buf	 msg;
+	struct hook_buf		 rep = { NULL, 0, 0, 0 };
+	long long		 t0 = hook_mono_ms();
+	int			 r;
+
+	msg.len = 0;
+	msg.oom = 0;
 
 	if (strlen(line) > DLB_MAX_LINE) {
 		dlb_reset_vars("allow");
@@ -545,7 +631,6 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 		hook_adds(&msg, ",\"action\":\"execute\"}\n");
 		r = msg.oom ? -1 : dlb_exchange(&msg, NULL,
 		    t0 + dlb_budget(ms));
-		free(msg.p);
 		dlb_reset_vars(r == 0 ? "allow" : "down");
 		if (r == 0) {
 			dlb_set("DELIBERATE_RISK", "safe");
@@ -558,7 +643,6 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 	dlb_add_context(&msg, line);
 	hook_adds(&msg, "}\n");
 	r = msg.oom ? -1 : dlb_exchange(&msg, &rep, t0 + dlb_budget(ms));
-	free(msg.p);
 	if (r != 0) {
 		free(rep.p);
 		dlb_reset_vars("down");
@@ -746,6 +830,7 @@ dlb_arm(const char *eid)
 }
 
 static int	dlb_line(void);
+static const char *dlb_line_text(void);
 static int	dlb_total(void);
 
 /*
@@ -762,11 +847,10 @@ dlb_preexec(void)
 	char		*line;
 	int		 record, r;
 
-	dlb_line();
-	if ((v = dlb_var("DELIBERATE_LINE")) == NULL ||
-	    v[strspn(v, " \t\n")] == '\0')
+	/* DELIBERATE_LINE is set only for the shell's slow paths. */
+	v = dlb_line_text();
+	if (v[strspn(v, " \t\n")] == '\0')
 		return EXECUTION_SUCCESS;
-	/* A bash variable may move when the builtin sets others. */
 	if ((line = strdup(v)) == NULL)
 		return EXECUTION_SUCCESS;
 	/* A line typed with a leading space is checked, never recorded. */
@@ -775,8 +859,11 @@ dlb_preexec(void)
 	free(line);
 	v = dlb_var("DELIBERATE_ACTION");
 	if (r == 3 || v == NULL || strcmp(v, "prompt") == 0 ||
-	    strcmp(v, "deny") == 0 || strcmp(v, "down") == 0 || *v == '\0')
+	    strcmp(v, "deny") == 0 || strcmp(v, "down") == 0 || *v == '\0') {
+		dlb_line();
+		dlb_shadow_stale();
 		return 10;
+	}
 	risk = dlb_var("DELIBERATE_RISK");
 	note = dlb_var("DELIBERATE_NOTE");
 	if (risk != NULL && strcmp(risk, "moderate") == 0 && note != NULL &&
@@ -837,8 +924,12 @@ dlb_precmd(WORD_LIST *list)
 static int
 dlb_eval(const char *cmd)
 {
-	return evalstring(savestring(cmd), "deliberate_hook",
+	int	r;
+
+	r = evalstring(savestring(cmd), "deliberate_hook",
 	    SEVAL_NOHIST | SEVAL_NOHISTEXP);
+	dlb_shadow_stale();
+	return r;
 }
 
 /*
@@ -918,19 +1009,23 @@ dlb_total(void)
 	return history_base + history_length;
 }
 
-static int
-dlb_line(void)
+/* The line being run: the history's last, or readline's last line. */
+static const char *
+dlb_line_text(void)
 {
 	struct dlb_hist_entry	*h;
 
 	if (dlb_marked >= 0 && dlb_total() > dlb_marked &&
-	    (h = history_get(dlb_total() - 1)) != NULL && h->line != NULL) {
-		dlb_set("DELIBERATE_LINE", h->line);
-		return EXECUTION_SUCCESS;
-	}
+	    (h = history_get(dlb_total() - 1)) != NULL && h->line != NULL)
+		return h->line;
 	/* Not in the history (ignorespace, ignoredups, set +o history). */
-	dlb_set("DELIBERATE_LINE", rl_line_buffer != NULL ? rl_line_buffer :
-	    "");
+	return rl_line_buffer != NULL ? rl_line_buffer : "";
+}
+
+static int
+dlb_line(void)
+{
+	dlb_set("DELIBERATE_LINE", dlb_line_text());
 	return EXECUTION_SUCCESS;
 }
 
@@ -945,6 +1040,9 @@ deliberate_hook_builtin(WORD_LIST *list)
 		return EX_USAGE;
 	}
 	verb = list->word->word;
+	/* The script called us: it may have set the variables. */
+	if (strcmp(verb, "debug") != 0 && strcmp(verb, "prompt") != 0)
+		dlb_shadow_stale();
 	if (strcmp(verb, "check") == 0)
 		return dlb_check(list->next);
 	if (strcmp(verb, "decision") == 0)
