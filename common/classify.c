@@ -3436,7 +3436,7 @@ classify_trigger_free(const char *line, const char *triggers)
 {
 	static const char	 allowed[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "abcdefghijklmnopqrstuvwxyz0123456789 _./:,@%+-";
-	const char		*p, *w, *b;
+	const char		*p, *w, *b, *q, *e;
 	size_t			 len;
 
 	for (p = line; *p != '\0'; p++) {
@@ -3457,6 +3457,19 @@ classify_trigger_free(const char *line, const char *triggers)
 			;
 		if (trigger_hit(b, (size_t)(w + len - b), triggers))
 			return 0;
+		/*
+		 * And each part of it between . : - _ (ecto.drop,
+		 * vol-delete), unless it is an option: the generic rules look
+		 * for a verb there.
+		 */
+		for (q = b; *b != '-' && q < w + len; q = e + 1) {
+			for (e = q; e < w + len && strchr(".:-_", *e) == NULL;
+			    e++)
+				;
+			if (e > q && (q != b || e != w + len) &&
+			    trigger_hit(q, (size_t)(e - q), triggers))
+				return 0;
+		}
 	}
 	return 1;
 }

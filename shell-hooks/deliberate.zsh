@@ -582,7 +582,10 @@ __deliberate_accept_line() {
 			# No trigger word (each word's basename), no prefix.
 			(( EPOCHREALTIME - __dlb_trig_t < 5 )) ||
 			    __deliberate_triggers
+			# Each part between . : - _ as well (ecto.drop), but
+			# not of an option.
 			ws=(${${=full}:t})
+			ws+=(${=${${${${${ws:#-*}//./ }//:/ }//-/ }//_/ }})
 			[[ $#__dlb_trigs -gt 0 && -z ${ws:*__dlb_trigs} &&
 			    -z ${(M)ws:#${~__dlb_trigpat}} ]] && msg=1 ;;
 		esac

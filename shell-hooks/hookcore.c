@@ -183,6 +183,23 @@ gone:
 	return 0;
 }
 
+/* Whether word is a trigger word or starts with a trigger prefix. */
+static int
+trig_hit(const char *word)
+{
+	const char	*key = word;
+	size_t		 i;
+
+	if (bsearch(&key, trig_words, trig_n, sizeof *trig_words,
+	    trig_strcmp) != NULL)
+		return 1;
+	for (i = 0; i < trig_npre; i++) {
+		if (strncmp(word, trig_pre[i], strlen(trig_pre[i])) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Whether line holds only plain word characters (no quoting, expansion,
  * assignment, redirection or operator) and none of the trigger words
@@ -193,9 +210,9 @@ gone:
 int
 hook_trigger_free(const char *line, hook_cmd_fn plain_cmd)
 {
-	const char	*p, *q, *base, *key;
+	const char	*p, *q, *base;
 	char		 w[256];
-	size_t		 len, i;
+	size_t		 len;
 	int		 first = 1;
 
 	if (trig_text == NULL || !hook_plain(line))
@@ -217,14 +234,18 @@ hook_trigger_free(const char *line, hook_cmd_fn plain_cmd)
 				return 0;
 		}
 		base = (base = strrchr(w, '/')) != NULL ? base + 1 : w;
-		key = base;
-		if (bsearch(&key, trig_words, trig_n, sizeof *trig_words,
-		    trig_strcmp) != NULL)
+		if (trig_hit(base))
 			return 0;
-		for (i = 0; i < trig_npre; i++) {
-			if (strncmp(base, trig_pre[i],
-			    strlen(trig_pre[i])) == 0)
-				return 0;
+		/* Each part between . : - _ too (not of an option). */
+		if (*base != '-' && strpbrk(base, ".:-_") != NULL) {
+			char	part[256], *s, *save = NULL;
+
+			snprintf(part, sizeof part, "%s", base);
+			for (s = strtok_r(part, ".:-_", &save); s != NULL;
+			    s = strtok_r(NULL, ".:-_", &save)) {
+				if (trig_hit(s))
+					return 0;
+			}
 		}
 	}
 	return !first;
