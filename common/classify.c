@@ -1820,8 +1820,11 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 	}
 	if (strcmp(n, "ssh") == 0) {
 		i = skip_opts(s, 0, ssh_valopts, 0);
-		if (i + 1 < s->argc)
-			judge_joined(j, s, i + 1, depth);
+		/* ssh parses options after the destination too (-t). */
+		if (i < s->argc)
+			i = skip_opts(s, i, ssh_valopts, 0);
+		if (i < s->argc && i > 0)
+			judge_joined(j, s, i, depth);
 		return;
 	}
 	/*
