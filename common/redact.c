@@ -118,13 +118,15 @@ struct lexed {
 };
 
 /*
- * The value macro: a single- or double-quoted string or a bare shell
- * word, each alternative capturing "secret".
+ * The value macro: a single- or double-quoted string, a string quoted
+ * with escaped double quotes inside an outer one (-DPASS=\"x\"), or a bare
+ * shell word, each alternative capturing "secret".
  */
 static const char *const redact_macros[][2] = {
 	{ "%VAL%", "(?:\\$'(?<secret>[^'\\n]{1,512})'"
 	    "|'(?<secret>[^'\\n]{1,512})'"
 	    "|\"(?<secret>(?:[^\"\\\\\\n]|\\\\.){1,512})\""
+	    "|\\\\\"(?<secret>[^\"\\\\\\n]{1,512})\\\\\""
 	    "|(?<secret>[^\\s'\"|;&<>()`]{1,512}))" },
 	{ "%END%", "(?![A-Za-z0-9])" },
 	{ "%ARGS%", "[^\\n;&|]{0,300}?(?:(?:'[^'\\n]{0,256}+'|\"[^\"\\n]{0,256}+\")"
@@ -916,7 +918,7 @@ static const char *const own_markers[] = {
 static int
 is_placeholder(const char *s, size_t n)
 {
-	size_t	i;
+	size_t	i, k, sep;
 
 	while (n > 0 && (*s == '"' || *s == '\'')) {
 		s++;
@@ -958,11 +960,16 @@ is_placeholder(const char *s, size_t n)
 		if (i + 1 == n)
 			return 1;
 	}
-	for (i = 0; i < n; i++) {
-		if (s[i] != '*' && s[i] != 'x' && s[i] != 'X' && s[i] != '.')
+	/* ***, xxxx, XXXX/XXXX/XXXX, xxxx-xxxx: masked values. */
+	for (i = 0, k = 0, sep = 0; i < n; i++) {
+		if (s[i] == '*' || s[i] == 'x' || s[i] == 'X')
+			k++;
+		else if (s[i] == '/' || s[i] == '-' || s[i] == '_')
+			sep++;
+		else if (s[i] != '.')
 			break;
 	}
-	if (i == n && n >= 3)
+	if (i == n && ((sep == 0 && n >= 3) || k >= 3))
 		return 1;
 	return 0;
 }
