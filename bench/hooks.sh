@@ -106,6 +106,10 @@ zsh_script() {	# variant
 	cat >"$T/$1.zsh" <<Z
 source "\$SRC/shell-hooks/deliberate.zsh"
 [[ $1 == down ]] && DELIBERATE_SOCKET=\$T/none
+# As typed at a terminal: stdin is /dev/null here, which the classifier
+# would take for automation (a moderate note, the script's path).
+__dlb_istty=',"isTTY":true'
+
 nothing() { BUFFER=\$1 PREBUFFER= CURSOR=0; : }
 bare() { BUFFER=\$1 PREBUFFER= CURSOR=0; /bin/true }
 if (( __dlb_zmod )); then
