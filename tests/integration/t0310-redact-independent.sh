@@ -16,7 +16,8 @@ corpus() {
 for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 2:heldout2.tsv:heldout2-clean.txt" \
     "held-out set 3:heldout3.tsv:heldout3-clean.txt" \
-    "held-out set 4:heldout4.tsv:heldout4-clean.txt"; do
+    "held-out set 4:heldout4.tsv:heldout4-clean.txt" \
+    "held-out set 5:heldout5.tsv:heldout5-clean.txt"; do
 	IFS=: read -r name secrets clean <<-EOF
 	$c
 	EOF
