@@ -197,26 +197,6 @@ dlb_connect(int *fresh)
 	return dlb_fd;
 }
 
-/*
- * Whether a kept connection is still good before a request that wants a
- * reply: nothing unread on it (a reply nobody waited for) and no EOF.
- */
-static int
-dlb_idle_ok(int fd)
-{
-	char	tmp[512];
-	ssize_t	n;
-
-	for (;;) {
-		n = recv(fd, tmp, sizeof tmp, MSG_DONTWAIT);
-		if (n > 0)
-			continue;
-		if (n < 0 && errno == EINTR)
-			continue;
-		return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
-	}
-}
-
 /* One attempt of dlb_exchange() on fd.  Returns 0, -1, or -2 to retry. */
 static int
 dlb_exchange1(int fd, int fresh, const struct hook_buf *msg,
@@ -226,9 +206,8 @@ dlb_exchange1(int fd, int fresh, const struct hook_buf *msg,
 	size_t		 off = 0;
 	ssize_t		 n;
 	long long	 left;
-	char		 tmp[4096], *nl;
 
-	if (!fresh && reply != NULL && !dlb_idle_ok(fd))
+	if (!fresh && reply != NULL && !hook_idle_ok(fd))
 		return -2;
 	pfd.fd = fd;
 	while (off < msg->len) {
@@ -251,33 +230,7 @@ dlb_exchange1(int fd, int fresh, const struct hook_buf *msg,
 	}
 	if (reply == NULL)
 		return 0;
-	for (;;) {
-		n = recv(fd, tmp, sizeof tmp, 0);
-		if (n > 0) {
-			hook_addn(reply, tmp, (size_t)n);
-			if (reply->oom || reply->len > DLB_MAX_REPLY)
-				return -1;
-			/* Lines without our seq are late replies: skip. */
-			while ((nl = memchr(reply->p, '\n', reply->len)) !=
-			    NULL) {
-				*nl = '\0';
-				if (hook_has_seq(reply->p, seq)) {
-					reply->len = (size_t)(nl - reply->p);
-					return 0;
-				}
-				reply->len -= (size_t)(nl + 1 - reply->p);
-				memmove(reply->p, nl + 1, reply->len);
-			}
-			continue;
-		}
-		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			return -1;
-		if ((left = deadline - hook_mono_ms()) <= 0)
-			return -1;
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
-			return -1;
-	}
+	return hook_read_reply(fd, seq, deadline, reply, DLB_MAX_REPLY);
 }
 
 /*
@@ -354,25 +307,6 @@ dlb_fini(void)
 	dlb_pending.len = dlb_pending.cap = 0;
 }
 
-static const struct {
-	const char	*key;
-	const char	*var;
-} dlb_reply_vars[] = {
-	{ "action", "DELIBERATE_ACTION" },
-	{ "riskLevel", "DELIBERATE_RISK" },
-	{ "patternId", "DELIBERATE_RULE" },
-	{ "description", "DELIBERATE_DESC" },
-	{ "alternative", "DELIBERATE_ALT" },
-	{ "checkId", "DELIBERATE_CHECK_ID" },
-	{ "id", "DELIBERATE_ENTRY_ID" },
-	{ "promptTimeout", "DELIBERATE_TIMEOUT" },
-	{ "mode", "DELIBERATE_MODE" },
-	{ "moderateNote", "DELIBERATE_NOTE" },
-	{ "error", "DELIBERATE_ERROR" },
-	{ "ok", "DELIBERATE_OK" },
-	{ NULL, NULL }
-};
-
 /*
  * Set a shell variable, unless it has the value already: every command
  * the line runs forks, and after a fork the first write to each page of
@@ -435,8 +369,8 @@ dlb_reset_vars(const char *action)
 {
 	int	i;
 
-	for (i = 0; dlb_reply_vars[i].key != NULL; i++)
-		dlb_set(dlb_reply_vars[i].var, "");
+	for (i = 0; hook_reply_vars[i].key != NULL; i++)
+		dlb_set(hook_reply_vars[i].var, "");
 	dlb_set("DELIBERATE_ACTION", action);
 	dlb_set("DELIBERATE_TIMEOUT", "30");
 }
@@ -445,14 +379,10 @@ dlb_reset_vars(const char *action)
 static void
 dlb_reply_set(const char *key, const char *val)
 {
-	int	i;
+	int	i = hook_reply_index(key);
 
-	for (i = 0; dlb_reply_vars[i].key != NULL; i++) {
-		if (strcmp(key, dlb_reply_vars[i].key) == 0) {
-			dlb_set(dlb_reply_vars[i].var, val);
-			return;
-		}
-	}
+	if (i >= 0)
+		dlb_set(hook_reply_vars[i].var, val);
 }
 
 static int

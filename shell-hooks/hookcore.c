@@ -3,9 +3,12 @@
  * fast path, message buffers and JSON, reply parsing.  Only the C
  * library; no output.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -606,4 +609,99 @@ hook_parse_reply(const char *p, hook_reply_fn set)
 	free(key.p);
 	free(val.p);
 	return r;
+}
+
+/* The shell variables that the fields of a check reply set. */
+const struct hook_reply_var hook_reply_vars[] = {
+	{ "action", "DELIBERATE_ACTION" },
+	{ "riskLevel", "DELIBERATE_RISK" },
+	{ "patternId", "DELIBERATE_RULE" },
+	{ "description", "DELIBERATE_DESC" },
+	{ "alternative", "DELIBERATE_ALT" },
+	{ "checkId", "DELIBERATE_CHECK_ID" },
+	{ "id", "DELIBERATE_ENTRY_ID" },
+	{ "promptTimeout", "DELIBERATE_TIMEOUT" },
+	{ "mode", "DELIBERATE_MODE" },
+	{ "moderateNote", "DELIBERATE_NOTE" },
+	{ "error", "DELIBERATE_ERROR" },
+	{ "ok", "DELIBERATE_OK" },
+	{ NULL, NULL }
+};
+
+/* The index in hook_reply_vars of reply field key, or -1. */
+int
+hook_reply_index(const char *key)
+{
+	int	i;
+
+	for (i = 0; hook_reply_vars[i].key != NULL; i++) {
+		if (strcmp(key, hook_reply_vars[i].key) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Read from fd, by deadline (monotonic ms), the reply line that carries
+ * seq into r (without its newline); lines without it are late replies to
+ * earlier requests, skipped.  0, or -1 on EOF, error, timeout or a reply
+ * longer than max.
+ */
+int
+hook_read_reply(int fd, unsigned long seq, long long deadline,
+    struct hook_buf *r, size_t max)
+{
+	struct pollfd	 pfd;
+	long long	 left;
+	ssize_t		 n;
+	char		 tmp[4096], *nl;
+
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	for (;;) {
+		n = recv(fd, tmp, sizeof tmp, MSG_DONTWAIT);
+		if (n > 0) {
+			hook_addn(r, tmp, (size_t)n);
+			if (r->oom || r->len > max)
+				return -1;
+			while ((nl = memchr(r->p, '\n', r->len)) != NULL) {
+				*nl = '\0';
+				if (hook_has_seq(r->p, seq)) {
+					r->len = (size_t)(nl - r->p);
+					return 0;
+				}
+				r->len -= (size_t)(nl + 1 - r->p);
+				memmove(r->p, nl + 1, r->len);
+			}
+			continue;
+		}
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK &&
+		    errno != EINTR))
+			return -1;
+		if ((left = deadline - hook_mono_ms()) <= 0)
+			return -1;
+		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/*
+ * Whether a kept connection is still good before a request that wants a
+ * reply: nothing unread on it (a reply nobody waited for, now read and
+ * dropped) and no EOF.
+ */
+int
+hook_idle_ok(int fd)
+{
+	char	tmp[512];
+	ssize_t	n;
+
+	for (;;) {
+		n = recv(fd, tmp, sizeof tmp, MSG_DONTWAIT);
+		if (n > 0)
+			continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+	}
 }

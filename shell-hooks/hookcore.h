@@ -32,6 +32,17 @@ void		hook_addkv(struct hook_buf *, const char *, const char *);
 void		hook_addnum(struct hook_buf *, const char *, long long);
 int		hook_has_seq(const char *, unsigned long);
 int		hook_parse_reply(const char *, hook_reply_fn);
+int		hook_idle_ok(int);
+int		hook_read_reply(int, unsigned long, long long,
+		    struct hook_buf *, size_t);
+
+/* The shell variables the fields of a check reply set; NULL-terminated. */
+struct hook_reply_var {
+	const char	*key;
+	const char	*var;
+};
+extern const struct hook_reply_var hook_reply_vars[];
+int		hook_reply_index(const char *);
 
 long long	hook_mono_ms(void);
 long long	hook_now_ms(void);

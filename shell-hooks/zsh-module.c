@@ -422,39 +422,17 @@ zh_complete(const char *line)
 	return p != NULL;
 }
 
-static const struct {
-	const char	*key;
-	const char	*var;
-} zh_reply_vars[] = {
-	{ "action", "DELIBERATE_ACTION" },
-	{ "riskLevel", "DELIBERATE_RISK" },
-	{ "patternId", "DELIBERATE_RULE" },
-	{ "description", "DELIBERATE_DESC" },
-	{ "alternative", "DELIBERATE_ALT" },
-	{ "checkId", "DELIBERATE_CHECK_ID" },
-	{ "id", "DELIBERATE_ENTRY_ID" },
-	{ "promptTimeout", "DELIBERATE_TIMEOUT" },
-	{ "mode", "DELIBERATE_MODE" },
-	{ "moderateNote", "DELIBERATE_NOTE" },
-	{ "error", "DELIBERATE_ERROR" },
-	{ "ok", "DELIBERATE_OK" },
-	{ NULL, NULL }
-};
-
-static char	zh_seen[sizeof zh_reply_vars / sizeof *zh_reply_vars];
+static char	zh_seen[32];
 
 /* hook_reply_fn: the variable of a reply field. */
 static void
 zh_reply_set(const char *key, const char *val)
 {
-	int	i;
+	int	i = hook_reply_index(key);
 
-	for (i = 0; zh_reply_vars[i].key != NULL; i++) {
-		if (strcmp(key, zh_reply_vars[i].key) == 0) {
-			zh_set(zh_reply_vars[i].var, val);
-			zh_seen[i] = 1;
-			return;
-		}
+	if (i >= 0 && (size_t)i < sizeof zh_seen) {
+		zh_set(hook_reply_vars[i].var, val);
+		zh_seen[i] = 1;
 	}
 }
 
@@ -470,10 +448,10 @@ zh_apply_reply(const char *reply)
 
 	memset(zh_seen, 0, sizeof zh_seen);
 	r = hook_parse_reply(reply, zh_reply_set);
-	for (i = 0; zh_reply_vars[i].key != NULL; i++) {
+	for (i = 0; hook_reply_vars[i].key != NULL; i++) {
 		if (zh_seen[i] && r == 0)
 			continue;
-		v = zh_reply_vars[i].var;
+		v = hook_reply_vars[i].var;
 		zh_set(v, strcmp(v, "DELIBERATE_ACTION") == 0 ? "allow" :
 		    strcmp(v, "DELIBERATE_TIMEOUT") == 0 ? "30" : "");
 	}
@@ -487,59 +465,12 @@ zh_apply_reply(const char *reply)
 static int
 zh_reply(int fd, unsigned long seq)
 {
-	struct hook_buf	*r = &zh.reply;
-	struct pollfd	 pfd;
 	const char	*v = zh_get("DELIBERATE_HOOK_TIMEOUT_MS");
-	long long	 deadline, left;
-	ssize_t		 n;
-	char		 tmp[4096], *nl;
 
-	r->len = 0;
-	r->oom = 0;
-	deadline = hook_mono_ms() + (*v != '\0' ? atoll(v) : ZH_BUDGET_MS);
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	for (;;) {
-		n = recv(fd, tmp, sizeof tmp, MSG_DONTWAIT);
-		if (n > 0) {
-			hook_addn(r, tmp, (size_t)n);
-			if (r->oom || r->len > ZH_MAX_REPLY)
-				return -1;
-			while ((nl = memchr(r->p, '\n', r->len)) != NULL) {
-				*nl = '\0';
-				if (hook_has_seq(r->p, seq)) {
-					r->len = (size_t)(nl - r->p);
-					return 0;
-				}
-				r->len -= (size_t)(nl + 1 - r->p);
-				memmove(r->p, nl + 1, r->len);
-			}
-			continue;
-		}
-		if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			return -1;
-		if ((left = deadline - hook_mono_ms()) <= 0)
-			return -1;
-		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR)
-			return -1;
-	}
-}
-
-/* Whether the kept connection holds no unread bytes and no EOF. */
-static int
-zh_idle_ok(int fd)
-{
-	char	tmp[512];
-	ssize_t	n;
-
-	for (;;) {
-		n = recv(fd, tmp, sizeof tmp, MSG_DONTWAIT);
-		if (n > 0)
-			continue;
-		if (n < 0 && errno == EINTR)
-			continue;
-		return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
-	}
+	zh.reply.len = 0;
+	zh.reply.oom = 0;
+	return hook_read_reply(fd, seq, hook_mono_ms() +
+	    (*v != '\0' ? atoll(v) : ZH_BUDGET_MS), &zh.reply, ZH_MAX_REPLY);
 }
 
 /*
@@ -558,7 +489,7 @@ zh_check(int fd, const char *line)
 	if (*line == ' ' || *line == '\t' || *line == '\n' ||
 	    strlen(line) > ZH_MAX_LINE || strstr(line, "<<") != NULL ||
 	    line[strspn(line, " \t\n")] == '\0' || !zh_complete(line) ||
-	    !zh_idle_ok(fd))
+	    !hook_idle_ok(fd))
 		return ZH_SCRIPT;
 	start = zh_now();
 	zh_time(t0, sizeof t0);
