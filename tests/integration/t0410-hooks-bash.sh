@@ -146,7 +146,7 @@ t_chain() {
 	tsend b1 'echo pc=$__pc'
 	tsend b1 'echo pc=$__pc'
 	twait b1 'pc='
-	a=$(tscreen b1 | sed -n 's/^pc=\([0-9]*\)$/\1/p' | tail -n 2 | head -n 1)
+	a=$(tscreen b1 | sed -n 's/^pc=\([0-9]*\)$/\1/p' | tail -n 2 | sed -n 1p)
 	b=$(tscreen b1 | sed -n 's/^pc=\([0-9]*\)$/\1/p' | tail -n 1)
 	test "$b" -gt "$a"
 	tsend b1 'echo dbg=$__dbg'
