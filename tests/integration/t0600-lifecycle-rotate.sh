@@ -103,7 +103,7 @@ test_expect_success 'a second rotation is a no-op (idempotent)' '
 '
 
 test_expect_success 'a late write to a finished day is merged into its archive' '
-	zcat "$LD/archive/2026-06-29.ndjson.gz" | head -n 1 |
+	zcat "$LD/archive/2026-06-29.ndjson.gz" | sed -n 1p |
 		jq -c ".id = \"11111111-2222-4333-8444-555555555555\"" \
 		>"$LD/current/2026-06-29.ndjson" &&
 	DELIBERATE_NOW=${TODAY}T10:00:00Z deliberate rotate >"$T/out3" &&
@@ -116,7 +116,7 @@ test_expect_success 'a late write to a finished day is merged into its archive' 
 '
 
 test_expect_success 'expired entries are dropped when a file is rotated' '
-	zcat "$LD/archive/2026-06-29.ndjson.gz" | head -n 1 |
+	zcat "$LD/archive/2026-06-29.ndjson.gz" | sed -n 1p |
 		jq -c ".id = \"99999999-2222-4333-8444-555555555555\" |
 		       .privacy.retention.expiresAt = \"2026-06-01T00:00:00.000Z\"" \
 		>"$LD/current/2026-06-28.ndjson" &&

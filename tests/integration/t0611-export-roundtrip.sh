@@ -94,7 +94,7 @@ test_expect_success '--since/--until filter exactly by day' '
 '
 
 test_expect_success '--since/--until with times cut inside a day' '
-	t=$(grep "^2026-11-11" "$T/ts" | head -n 1) &&
+	t=$(grep "^2026-11-11" "$T/ts" | sed -n 1p) &&
 	want=$(awk -v t="$t" "\$0 >= t" "$T/ts" | wc -l) &&
 	test "$(deliberate export --since "$t" | wc -l)" -eq "$want" &&
 	want=$(awk -v t="$t" "\$0 <= t" "$T/ts" | wc -l) &&
@@ -138,7 +138,7 @@ test_expect_success 'late lines in current/ for an archived day are exported onc
 	d=2026-11-11 &&
 	zcat "$data/archive/$d.ndjson.gz" >"$data/current/$d.ndjson" &&
 	deliberate export >"$T/dup" && cmp "$T/stored" "$T/dup" &&
-	zcat "$data/archive/$d.ndjson.gz" | head -n 1 |
+	zcat "$data/archive/$d.ndjson.gz" | sed -n 1p |
 	    sed "s/\"id\":\"[0-9a-f-]*\"/\"id\":\"11111111-1111-4111-8111-111111111111\"/" \
 	    >>"$data/current/$d.ndjson" &&
 	deliberate export >"$T/late" &&

@@ -40,7 +40,7 @@ test_expect_success 'a broken line exits 1 and names file:line' '
 
 test_expect_success 'an empty line is an error' '
 	f=$T/blank.ndjson &&
-	{ zcat "$data/archive/2026-11-01.ndjson.gz" | head -n 1; echo; } >"$f" &&
+	{ zcat "$data/archive/2026-11-01.ndjson.gz" | sed -n 1p; echo; } >"$f" &&
 	{ deliberate validate-dataset "$f" >"$T/out"; test $? -eq 1; } &&
 	grep_f "$f:2: \$: empty line" "$T/out"
 '
@@ -56,7 +56,7 @@ test_expect_success 'duplicate ids across two files are detected' '
 '
 
 test_expect_success 'an unknown top-level key is an error, nested ones are not' '
-	zcat "$data/archive/2026-11-01.ndjson.gz" | head -n 1 |
+	zcat "$data/archive/2026-11-01.ndjson.gz" | sed -n 1p |
 	    jq -c ".extra = 1 | .command.newKey = 2" >"$T/top.ndjson" &&
 	{ deliberate validate-dataset "$T/top.ndjson" >"$T/out"; test $? -eq 1; } &&
 	grep_f "$T/top.ndjson:1: \$.extra: unknown top-level field" "$T/out" &&
