@@ -1873,6 +1873,54 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			judge_argv(j, s, k + 1, depth);
 		return;
 	}
+	/* ansible HOSTS -m shell|command|raw -a 'CMD': CMD on every host. */
+	if (strcmp(n, "ansible") == 0) {
+		const char	*mod = NULL, *arg = NULL;
+
+		for (i = 1; i + 1 < s->argc; i++) {
+			if (strcmp(s->argv[i], "-m") == 0 ||
+			    strcmp(s->argv[i], "--module-name") == 0)
+				mod = s->argv[i + 1];
+			else if (strcmp(s->argv[i], "-a") == 0 ||
+			    strcmp(s->argv[i], "--args") == 0)
+				arg = s->argv[i + 1];
+		}
+		if (arg != NULL && (mod == NULL ||
+		    strcmp(base_name(mod), "shell") == 0 ||
+		    strcmp(base_name(mod), "command") == 0 ||
+		    strcmp(base_name(mod), "raw") == 0))
+			judge_string(j, arg, depth);
+		return;
+	}
+	/* adb [-s SERIAL] shell CMD...: CMD on the device's shell. */
+	if (strcmp(n, "adb") == 0) {
+		k = skip_opts(s, 0, " -s -t -H -P -L ", 0);
+		if (k < s->argc && strcmp(s->argv[k], "shell") == 0 &&
+		    k + 1 < s->argc)
+			judge_joined(j, s, k + 1, depth);
+		return;
+	}
+	/* osascript -e '... do shell script "CMD" ...'. */
+	if (strcmp(n, "osascript") == 0) {
+		const char	*p, *e;
+		char		*cmd;
+
+		for (i = 1; i < s->argc; i++) {
+			if ((p = strstr(s->argv[i], "do shell script \"")) ==
+			    NULL)
+				continue;
+			p += strlen("do shell script \"");
+			for (e = p; *e != '\0' && *e != '"'; e++) {
+				if (*e == '\\' && e[1] != '\0')
+					e++;
+			}
+			cmd = xstrndup(p, (size_t)(e - p));
+			tech_add(j, TECH_INLINE_SCRIPT);
+			judge_string(j, cmd, depth);
+			free(cmd);
+		}
+		return;
+	}
 	/* script -c CMD: runs CMD with sh -c. */
 	if (strcmp(n, "script") == 0) {
 		for (i = 1; i + 1 < s->argc; i++) {
