@@ -86,7 +86,10 @@ start_hooked() {
 }
 
 # Wait at most 10 s for our child daemon to end; print its exit status.
-# A daemon still running is killed and counts as a failure.
+# A daemon still running is killed and counts as a failure.  Call it in
+# the shell that started the daemon, not in $(...): a command
+# substitution is a forked subshell, whose wait cannot reap the daemon
+# if it ends after the fork (the status then reads 127).
 daemon_status() {
 	local i
 	for i in $(seq 1 100); do
@@ -117,7 +120,7 @@ test_expect_success 'a harmless probe (fchown) fails with EACCES and the daemon 
 test_expect_success 'execve kills the daemon with SIGSYS' '
 	start_hooked &&
 	{ ctl test-execve >"$T/reply" 2>&1 || :; } &&
-	rc=$(daemon_status) &&
+	daemon_status >"$T/rc" && rc=$(cat "$T/rc") &&
 	echo "exit status $rc" &&
 	test "$rc" = $((128 + 31)) &&
 	nogrep_f "\"ok\"" "$T/reply"
@@ -126,7 +129,7 @@ test_expect_success 'execve kills the daemon with SIGSYS' '
 test_expect_success 'an AF_INET socket kills the daemon with SIGSYS' '
 	start_hooked &&
 	{ ctl test-socket-inet >"$T/reply" 2>&1 || :; } &&
-	rc=$(daemon_status) &&
+	daemon_status >"$T/rc" && rc=$(cat "$T/rc") &&
 	echo "exit status $rc" &&
 	test "$rc" = $((128 + 31))
 '
@@ -144,7 +147,7 @@ test_expect_success 'without a sandbox the hook really execs (so the kill above 
 	start_hooked --sandbox none &&
 	grep_f "sandbox: none" "$T/daemon.log" &&
 	{ ctl test-execve >"$T/reply" 2>&1 || :; } &&
-	rc=$(daemon_status) &&
+	daemon_status >"$T/rc" && rc=$(cat "$T/rc") &&
 	test "$rc" = 0
 '
 
