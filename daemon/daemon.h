@@ -87,11 +87,12 @@ void	server_datagram(struct daemon *, uid_t uid, pid_t pid,
  * dgram.c: the datagram socket of fire-and-forget events.  dgram_listen
  * binds PATH.dgram next to the stream socket (call it once that one is
  * known to be ours) and sets d->dgram_fd, or returns -errno with *cause.
- * dgram_read reads what is queued, in batches, and hands every datagram
- * of our uid to server_datagram.  dgram_close closes and unlinks it.
+ * dgram_read reads what is queued, in batches, hands every datagram of
+ * our uid to server_datagram and returns how many it read.  dgram_close
+ * closes and unlinks it.
  */
 int	dgram_listen(struct daemon *, char **cause);
-void	dgram_read(struct daemon *);
+int	dgram_read(struct daemon *);
 void	dgram_close(struct daemon *);
 
 /* fastpath.c: the hooks' trigger file next to the socket. */

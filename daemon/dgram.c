@@ -134,12 +134,12 @@ dgram_refuse(struct daemon *d, const struct ucred *cred, int have)
 }
 
 /* Read and handle the datagrams that are queued (see daemon.h). */
-void
+int
 dgram_read(struct daemon *d)
 {
 	struct ucred	 cred;
 	struct msghdr	*mh;
-	int		 n, i, round, have;
+	int		 n, i, round, have, total = 0;
 
 	for (round = 0; round < DGRAM_ROUNDS; round++) {
 		for (i = 0; i < DGRAM_BATCH; i++) {
@@ -159,9 +159,10 @@ dgram_read(struct daemon *d)
 		if (n == -1) {
 			if (errno != EAGAIN && errno != EINTR)
 				log_warn("recvmmsg, ignoring");
-			return;
+			return total;
 		}
 		d->dgram_batches++;
+		total += n;
 		for (i = 0; i < n; i++) {
 			mh = &rx.msgs[i].msg_hdr;
 			d->dgram_received++;
@@ -181,8 +182,9 @@ dgram_read(struct daemon *d)
 			    rx.iov[i].iov_base, rx.msgs[i].msg_len);
 		}
 		if (n < DGRAM_BATCH)
-			return;
+			return total;
 	}
+	return total;
 }
 
 /* Close and remove the datagram socket. */

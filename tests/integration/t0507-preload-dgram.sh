@@ -107,6 +107,27 @@ s.sendto(sys.stdin.buffer.read(), sys.argv[1])" "$DG" &&
 	chmod 0700 "$T/xdg" "$(dirname "$DG")" && chmod 0600 "$DG"
 '
 
+# Send N event datagrams to $1 in a tight loop, marked dgburst-0...
+send_burst() {
+	"$PYTHON" - "$1" "$2" <<-\EOF
+	import json, socket, sys
+	s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+	for i in range(int(sys.argv[2])):
+	    ev = {"v": 1, "type": "event", "ack": False,
+	          "argv": ["echo", "dgburst-%d" % i]}
+	    s.sendto((json.dumps(ev) + "\n").encode(), sys.argv[1])
+	EOF
+}
+
+test_expect_success 'a burst is read in batches: 8 datagrams, fewer wake-ups' '
+	before=$(nentries) && b0=$(stat_of dgramBatches) &&
+	send_burst "$DG" 8 &&
+	wait_entries $((before + 8)) &&
+	[ "$(count_marks dgburst-)" = 8 ] &&
+	b=$(( $(stat_of dgramBatches) - b0 )) &&
+	echo "8 datagrams in $b reads" && [ "$b" -lt 8 ]
+'
+
 test_expect_success '100 threads at once: 100 entries, no drops' '
 	before=$(nentries) && d0=$(stat_of dgramReceived) &&
 	s0=$(stat_of streamEvents) &&
