@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -147,6 +148,8 @@ struct judge {
 	unsigned			 tech;
 	int				 budget;
 	double				 bypass_ms;
+	size_t				 segs;		/* judged at this depth */
+	size_t				 noop_segs;	/* of which no-op forms */
 };
 
 /* What unwrapping a simple command found. */
@@ -910,6 +913,119 @@ positionals(struct classifier *c, struct segment *s, size_t *ret, size_t max)
 	return n;
 }
 
+/*
+ * A no-op form: the command only prints its help or says what it would
+ * do.  Its own rules are not applied (rules without a command, like the
+ * sudo and redirection ones, still are; so are the catastrophic rules
+ * marked overridable = no, and code it executes).
+ *
+ * Everywhere: --help; "help" as the first positional (git help push,
+ * cargo help publish) or, for aws, as the last word (aws s3 rb help);
+ * -h as the last word of a command with a subcommand; --dry-run (not
+ * --dry-run=none|false|server-side apply), --dry_run, --dryrun,
+ * --what-if, --whatif, -WhatIf, --simulate, --just-print, --no-act,
+ * --recon, --assumeno, --noop, --why-run.
+ * Per tool (the flag means a dry run there and something else
+ * elsewhere): -n for zfs, zpool, rsync, make, restic, borg, rclone and
+ * git push|clean|rm|mv|add; -s for apt-get and apt; -C (--check) for
+ * ansible and ansible-playbook; -p and --print for hg purge.
+ */
+static const char *noop_long[] = {
+	"--help", "--dry-run", "--dry_run", "--dryrun", "--what-if",
+	"--whatif", "--simulate", "--just-print", "--no-act", "--recon",
+	"--assumeno", "--noop", "--why-run",
+};
+
+static int
+short_cluster_has(const char *w, int ch)
+{
+	const char	*p;
+
+	if (w[0] != '-' || w[1] == '-' || w[1] == '\0')
+		return 0;
+	for (p = w + 1; *p != '\0'; p++) {
+		if (!isalpha((unsigned char)*p))
+			return 0;
+	}
+	return strchr(w + 1, ch) != NULL;
+}
+
+static int
+segment_noop(const struct segment *s)
+{
+	static const char	*n_tools[] = {
+		"zfs", "zpool", "rsync", "make", "restic", "borg", "rclone",
+	};
+	static const char	*n_git[] = { "push", "clean", "rm", "mv", "add" };
+	static const char	*no_h[] = {
+		"chown", "chgrp", "chmod", "ln", "cp", "mv", "rm", "ssh", "scp",
+		"sort", "du", "df", "ls", "tar", "find", "kill", "grep",
+	};
+	const char		*w, *eq, *first = NULL;
+	size_t			 i, npos = 0;
+	int			 dashdash = 0;
+
+	for (i = 1; i < s->argc; i++) {
+		w = s->argv[i];
+		if (dashdash)
+			break;
+		if (strcmp(w, "--") == 0) {
+			dashdash = 1;
+			continue;
+		}
+		if (w[0] != '-') {
+			if (npos++ == 0)
+				first = w;
+			continue;
+		}
+		if (IN(w, noop_long))
+			return 1;
+		if ((eq = strchr(w, '=')) != NULL) {
+			size_t	len = (size_t)(eq - w);
+
+			if ((len == 9 && strncmp(w, "--dry-run", 9) == 0) ||
+			    (len == 9 && strncmp(w, "--dry_run", 9) == 0)) {
+				if (strcmp(eq + 1, "none") != 0 &&
+				    strcmp(eq + 1, "false") != 0 &&
+				    strcmp(eq + 1, "0") != 0 &&
+				    strcmp(eq + 1, "no") != 0)
+					return 1;
+			}
+			continue;
+		}
+		if (strcasecmp(w, "-WhatIf") == 0)
+			return 1;
+		if (IN(s->name, n_tools) && short_cluster_has(w, 'n'))
+			return 1;
+		if (strcmp(s->name, "git") == 0 && first != NULL &&
+		    IN(first, n_git) && short_cluster_has(w, 'n'))
+			return 1;
+		if ((strcmp(s->name, "apt-get") == 0 ||
+		    strcmp(s->name, "apt") == 0) && short_cluster_has(w, 's'))
+			return 1;
+		if ((strcmp(s->name, "ansible") == 0 ||
+		    strcmp(s->name, "ansible-playbook") == 0) &&
+		    (strcmp(w, "-C") == 0 || strcmp(w, "--check") == 0))
+			return 1;
+		if (strcmp(s->name, "hg") == 0 && first != NULL &&
+		    strcmp(first, "purge") == 0 &&
+		    (strcmp(w, "-p") == 0 || strcmp(w, "--print") == 0))
+			return 1;
+	}
+	if (first != NULL && strcmp(first, "help") == 0)
+		return 1;
+	if (s->argc > 2 && !dashdash) {
+		w = s->argv[s->argc - 1];
+		if (strcmp(w, "help") == 0 && strcmp(s->name, "aws") == 0)
+			return 1;
+		if (strcmp(w, "-h") == 0 && npos > 0 && !IN(s->name, no_h) &&
+		    first != NULL && strspn(first,
+		    "abcdefghijklmnopqrstuvwxyz-") == strlen(first))
+			return 1;
+	}
+	return 0;
+}
+
 /* ---- rule evaluation ---- */
 
 static void
@@ -1123,6 +1239,17 @@ judge_segment(struct judge *j, struct segment *s, int depth)
 				c->state[cand[i]] = 1;
 		}
 	}
+	/* A help or dry-run form runs nothing its command rules fear. */
+	if (segment_noop(s)) {
+		j->noop_segs++;
+		for (i = 0; i < ncand; i++) {
+			if (hit[i] && !c->rules[cand[i]].wildcard &&
+			    c->rules[cand[i]].info.overridable &&
+			    c->rules[cand[i]].info.risk != RISK_SAFE)
+				hit[i] = 0;
+		}
+	}
+	j->segs++;
 	/* Safe exceptions cancel the overridable rules of their category. */
 	for (i = 0; i < ncand; i++) {
 		size_t k;
@@ -2997,16 +3124,38 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 {
 	struct shtok_list	 l = SHTOK_LIST_INIT;
 	struct classifier	*c = j->c;
-	size_t			 i;
+	size_t			 i, segs, noop;
 	double			 t0;
+	int			 allnoop;
 
 	if (depth > CLASSIFY_MAX_DEPTH || j->budget <= 0)
 		return;
 	shtok_split(line, len, &l);
+	t0 = now_ms();
+	if (memmem(line, len, "${IFS", 5) != NULL ||
+	    memmem(line, len, "$IFS", 4) != NULL) {
+		tech_add(j, TECH_OBFUSCATION);
+		judge_ifs(j, line, len, depth);
+	}
+	j->bypass_ms += now_ms() - t0;
+	segs = j->segs;
+	noop = j->noop_segs;
+	j->segs = j->noop_segs = 0;
+	judge_list(j, &l, depth);
+	/*
+	 * Line rules see the raw line; when every command of it is a help
+	 * or dry-run form (terraform destroy --help), the risky ones do not
+	 * apply.
+	 */
+	allnoop = j->segs > 0 && j->segs == j->noop_segs;
+	j->segs = segs;
+	j->noop_segs = noop;
 	for (i = 0; i < c->nlinerules; i++) {
 		struct risk_rule *r = &c->rules[c->linerules[i]];
 
 		if (c->only != -1 && (size_t)c->only != c->linerules[i])
+			continue;
+		if (allnoop && r->info.risk != RISK_SAFE)
 			continue;
 		if (regex_match(c, r->pattern, line, len)) {
 			c->state[c->linerules[i]] = 2;
@@ -3016,14 +3165,6 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 			    r->info.confidence);
 		}
 	}
-	t0 = now_ms();
-	if (memmem(line, len, "${IFS", 5) != NULL ||
-	    memmem(line, len, "$IFS", 4) != NULL) {
-		tech_add(j, TECH_OBFUSCATION);
-		judge_ifs(j, line, len, depth);
-	}
-	j->bypass_ms += now_ms() - t0;
-	judge_list(j, &l, depth);
 	shtok_list_release(&l);
 }
 

@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[7][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[8][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -299,6 +299,12 @@ t_heldout6(void)
 	run_corpus("heldout6.tsv", 6, 0.95, 0.05, 0);
 }
 
+static void
+t_heldout7(void)
+{
+	run_corpus("heldout7.tsv", 7, 0.95, 0.05, 0);
+}
+
 /* Soundness over every rule example, and the set itself. */
 static void
 t_triggers(void)
@@ -434,6 +440,17 @@ t_decisions(void)
 	    RISK_MODERATE);
 	CHECK_INT(risk_of("eval \"$(ssh-agent -s)\"", NULL), RISK_SAFE);
 	CHECK_INT(risk_of("deliberate explain 'rm -rf /'", NULL), RISK_SAFE);
+	/* Help and dry-run forms (held-out set 7). */
+	CHECK_INT(risk_of("terraform destroy --help", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("gcloud projects delete --help", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("aws s3 rb help", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("zfs destroy -nv tank/data@%", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("kubectl delete ns prod --dry-run=none", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("bash -c 'rm -rf /' --help", NULL), RISK_DANGEROUS);
+	CHECK_INT(risk_of("rm -rf / --help", NULL), RISK_DANGEROUS);
+	CHECK_INT(risk_of("sudo apt-get -s remove libc6", NULL),
+	    RISK_MODERATE);
 }
 
 static void
@@ -837,6 +854,7 @@ main(void)
 	RUN(t_heldout4);
 	RUN(t_heldout5);
 	RUN(t_heldout6);
+	RUN(t_heldout7);
 	RUN(t_triggers);
 	RUN(t_keywords);
 	RUN(t_null_dir);
