@@ -43,6 +43,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,10 +61,15 @@
 
 /* Budget for pushing one event into the daemon's socket. */
 #define SEND_BUDGET_MS	50
+/* Monitor events are sent together, at most this late. */
+#define OUT_DELAY_MS	2
+#define OUT_SIZE	(64 * 1024)
 /* A reply to a check is at most this long. */
 #define REPLY_MAX	16384
 /* One argument is read up to this many bytes. */
 #define ARG_READ_MAX	(128 * 1024)
+
+struct memrd;
 
 struct sup {
 	const struct strict_opts *o;
@@ -72,6 +78,11 @@ struct sup {
 	int			  nr_execve, nr_execveat;
 	int			  nr32_execve, nr32_execveat;
 	char			 *msg;		/* PROTO_MAX_MSG bytes */
+	char			 *out;		/* OUT_SIZE bytes of events */
+	size_t			  outlen, outev;
+	double			  out_due;	/* flush time, or 0 */
+	struct memrd		 *mr;		/* the target's memory */
+	int64_t			  uid;		/* ours, if /proc says nothing */
 	pid_t			  denied_pid;	/* the last refusal */
 	uint64_t		  denied_hash;
 };
@@ -85,20 +96,34 @@ forward_signal(int sig)
 		kill((pid_t)forward_pid, sig);
 }
 
-/* Append one byte to the drop counter file. */
-void
-strict_count_drop(const char *drops, char reason)
+/* Append n bytes (n drops) to the drop counter file. */
+static void
+count_drops(const char *drops, char reason, size_t n)
 {
+	char	buf[256];
+	size_t	k;
 	int	fd;
 
-	if (drops == NULL)
+	if (drops == NULL || n == 0)
 		return;
 	fd = open(drops, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
 	    O_NOFOLLOW | O_NOCTTY, 0600);
 	if (fd == -1)
 		return;
-	(void)!write(fd, &reason, 1);
+	memset(buf, reason, sizeof buf);
+	for (; n > 0; n -= k) {
+		k = n < sizeof buf ? n : sizeof buf;
+		if (write(fd, buf, k) != (ssize_t)k)
+			break;
+	}
 	close(fd);
+}
+
+/* Append one byte to the drop counter file. */
+void
+strict_count_drop(const char *drops, char reason)
+{
+	count_drops(drops, reason, 1);
 }
 
 static char *
@@ -298,35 +323,146 @@ child(char **argv, int sock)
 }
 
 /*
- * The target's memory, read a page at a time: argv's pointer array and
- * its strings usually share a page or two, so most reads cost no system
- * call.  Each page is read once per exec (the target is stopped).
+ * The target's memory, read with process_vm_readv a page at a time into a
+ * few cached pages: the path, argv's pointer array and its strings
+ * usually sit on two or three pages, each read once per exec (the target
+ * is stopped), and the pages of all argv strings are read together in one
+ * call.  Where process_vm_readv is not allowed (some container seccomp
+ * profiles), /proc/PID/mem is read instead.
  */
+#define MR_SLOTS	8
+#define MR_PAGE		4096
+
 struct memrd {
-	int		 fd;
-	uint64_t	 page;		/* address of buf, or UINT64_MAX */
-	size_t		 len;		/* bytes valid in buf */
-	unsigned char	 buf[4096];
+	pid_t		 pid;
+	int		 memfd;		/* /proc/PID/mem, opened if needed */
+	int		 use_mem;	/* process_vm_readv refused */
+	unsigned	 next;		/* slot to replace next */
+	uint64_t	 page[MR_SLOTS];	/* address, or UINT64_MAX */
+	size_t		 len[MR_SLOTS];		/* bytes valid */
+	unsigned char	 buf[MR_SLOTS][MR_PAGE];
 };
+
+static int	s_test_procmem;
+
+static void
+mr_init(struct memrd *m, pid_t pid)
+{
+	unsigned	i;
+
+	m->pid = pid;
+	m->memfd = -1;
+	/* Tests take the /proc/PID/mem path this way (docs/security.md). */
+	m->use_mem = s_test_procmem;
+	m->next = 0;
+	for (i = 0; i < MR_SLOTS; i++)
+		m->page[i] = UINT64_MAX;
+}
+
+static void
+mr_done(struct memrd *m)
+{
+	if (m->memfd != -1)
+		close(m->memfd);
+	m->memfd = -1;
+}
+
+static int
+mr_slot(struct memrd *m, uint64_t page)
+{
+	unsigned	i;
+
+	for (i = 0; i < MR_SLOTS; i++)
+		if (m->page[i] == page)
+			return (int)i;
+	return -1;
+}
+
+/* One page through /proc/PID/mem into slot i. */
+static void
+mr_pread(struct memrd *m, unsigned i, uint64_t page)
+{
+	char	path[64];
+	ssize_t	n;
+
+	if (m->memfd == -1) {
+		snprintf(path, sizeof path, "/proc/%d/mem", (int)m->pid);
+		if ((m->memfd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			return;
+	}
+	if ((n = pread(m->memfd, m->buf[i], MR_PAGE, (off_t)page)) > 0) {
+		m->page[i] = page;
+		m->len[i] = (size_t)n;
+	}
+}
+
+/*
+ * Read the pages holding addrs[0..n) that are not cached yet, in one
+ * system call (at most MR_SLOTS pages; an unmapped page and the ones after
+ * it stay unread, and a later lookup reads them alone).
+ */
+static void
+mr_fetch(struct memrd *m, const uint64_t *addrs, size_t n)
+{
+	struct iovec	 local[MR_SLOTS], remote[MR_SLOTS];
+	uint64_t	 pages[MR_SLOTS], page;
+	unsigned	 slots[MR_SLOTS];
+	size_t		 i, k, cnt = 0;
+	ssize_t		 got;
+
+	for (i = 0; i < n && cnt < MR_SLOTS; i++) {
+		page = addrs[i] & ~(uint64_t)(MR_PAGE - 1);
+		if (mr_slot(m, page) >= 0)
+			continue;
+		for (k = 0; k < cnt && pages[k] != page; k++)
+			;
+		if (k < cnt)
+			continue;
+		pages[cnt] = page;
+		slots[cnt] = m->next;
+		m->next = (m->next + 1) % MR_SLOTS;
+		m->page[slots[cnt]] = UINT64_MAX;
+		local[cnt].iov_base = m->buf[slots[cnt]];
+		local[cnt].iov_len = MR_PAGE;
+		remote[cnt].iov_base = (void *)(uintptr_t)page;
+		remote[cnt].iov_len = MR_PAGE;
+		cnt++;
+	}
+	if (cnt == 0)
+		return;
+	if (!m->use_mem) {
+		got = process_vm_readv(m->pid, local, cnt, remote, cnt, 0);
+		if (got == -1 && (errno == EPERM || errno == ENOSYS))
+			m->use_mem = 1;
+		for (k = 0; got > 0 && k < cnt; k++) {
+			m->page[slots[k]] = pages[k];
+			m->len[slots[k]] = (size_t)got >= MR_PAGE ? MR_PAGE :
+			    (size_t)got;
+			got -= (ssize_t)m->len[slots[k]];
+		}
+		if (!m->use_mem)
+			return;
+	}
+	for (k = 0; k < cnt; k++)
+		mr_pread(m, slots[k], pages[k]);
+}
 
 /* The bytes from addr to the end of its page: *p, returns their count. */
 static ssize_t
 mem_span(struct memrd *m, uint64_t addr, const unsigned char **p)
 {
-	uint64_t	page = addr & ~(uint64_t)4095;
-	ssize_t		n;
+	uint64_t	page = addr & ~(uint64_t)(MR_PAGE - 1);
+	int		i;
 
-	if (m->page != page) {
-		m->page = UINT64_MAX;
-		if ((n = pread(m->fd, m->buf, sizeof m->buf, (off_t)page)) <= 0)
+	if ((i = mr_slot(m, page)) < 0) {
+		mr_fetch(m, &addr, 1);
+		if ((i = mr_slot(m, page)) < 0)
 			return -1;
-		m->len = (size_t)n;
-		m->page = page;
 	}
-	if (addr - page >= m->len)
+	if (addr - page >= m->len[i])
 		return -1;
-	*p = m->buf + (addr - page);
-	return (ssize_t)(m->len - (addr - page));
+	*p = m->buf[i] + (addr - page);
+	return (ssize_t)(m->len[i] - (addr - page));
 }
 
 /* Read size bytes at addr (across pages).  0 or -1. */
@@ -433,55 +569,67 @@ proc_status(pid_t pid, char *comm, size_t size, int64_t *ppid,
 	}
 }
 
-/* 1 if the ELF file has no PT_INTERP (static), 0 if it has, -1 unknown. */
+/*
+ * 1 if the ELF file has no PT_INTERP (static), 0 if it has, -1 unknown.
+ * The header and the program headers usually fit in the first 1 KiB,
+ * read at once; the rest is read a header at a time.
+ */
 static int
 elf_static(int fd)
 {
-	Elf64_Ehdr	e64;
-	Elf64_Phdr	p64;
-	Elf32_Ehdr	*e32 = (Elf32_Ehdr *)&e64;
-	Elf32_Phdr	p32;
-	unsigned	i, n;
-	off_t		off;
-	size_t		sz;
-	uint32_t	type;
+	union {
+		Elf64_Ehdr	e64;
+		Elf32_Ehdr	e32;
+		unsigned char	b[1024];
+	}		 h;
+	Elf64_Phdr	 p64;
+	Elf32_Phdr	 p32;
+	unsigned	 i, n;
+	off_t		 off, at;
+	size_t		 sz, want;
+	ssize_t		 got;
+	uint32_t	 type;
+	int		 is64;
 
-	if (pread(fd, &e64, sizeof e64, 0) < (ssize_t)sizeof *e32 ||
-	    memcmp(e64.e_ident, ELFMAG, SELFMAG) != 0)
+	if ((got = pread(fd, h.b, sizeof h.b, 0)) < (ssize_t)sizeof h.e32 ||
+	    memcmp(h.e64.e_ident, ELFMAG, SELFMAG) != 0)
 		return -1;
-	if (e64.e_ident[EI_CLASS] == ELFCLASS64) {
-		n = e64.e_phnum;
-		off = (off_t)e64.e_phoff;
-		sz = e64.e_phentsize;
+	is64 = h.e64.e_ident[EI_CLASS] == ELFCLASS64;
+	if (is64 && got < (ssize_t)sizeof h.e64)
+		return -1;
+	if (is64) {
+		n = h.e64.e_phnum;
+		off = (off_t)h.e64.e_phoff;
+		sz = h.e64.e_phentsize;
 	} else {
-		n = e32->e_phnum;
-		off = (off_t)e32->e_phoff;
-		sz = e32->e_phentsize;
+		n = h.e32.e_phnum;
+		off = (off_t)h.e32.e_phoff;
+		sz = h.e32.e_phentsize;
 	}
-	if (e64.e_ident[EI_CLASS] == ELFCLASS64 ? e64.e_type != ET_EXEC &&
-	    e64.e_type != ET_DYN : e32->e_type != ET_EXEC &&
-	    e32->e_type != ET_DYN)
+	if (is64 ? h.e64.e_type != ET_EXEC && h.e64.e_type != ET_DYN :
+	    h.e32.e_type != ET_EXEC && h.e32.e_type != ET_DYN)
 		return -1;
+	want = is64 ? sizeof p64 : sizeof p32;
 	for (i = 0; i < n && i < 256; i++) {
-		if (e64.e_ident[EI_CLASS] == ELFCLASS64) {
-			if (pread(fd, &p64, sizeof p64, off + (off_t)(i * sz))
-			    != (ssize_t)sizeof p64)
-				return -1;
-			type = p64.p_type;
-		} else {
-			if (pread(fd, &p32, sizeof p32, off + (off_t)(i * sz))
-			    != (ssize_t)sizeof p32)
-				return -1;
-			type = p32.p_type;
-		}
+		at = off + (off_t)(i * sz);
+		if (at >= 0 && at + (off_t)want <= got) {
+			if (is64)
+				memcpy(&p64, h.b + at, sizeof p64);
+			else
+				memcpy(&p32, h.b + at, sizeof p32);
+		} else if (pread(fd, is64 ? (void *)&p64 : (void *)&p32, want,
+		    at) != (ssize_t)want)
+			return -1;
+		type = is64 ? p64.p_type : p32.p_type;
 		if (type == PT_INTERP)
 			return 0;
 	}
 	return 1;
 }
 
+/* Send buf, which holds nev events; a failure counts nev drops. */
 static int
-conn_send(struct sup *s, const char *buf, size_t len)
+conn_send(struct sup *s, const char *buf, size_t len, size_t nev)
 {
 	struct pollfd	pfd;
 	double		deadline = clock_mono_ms() + SEND_BUDGET_MS, left;
@@ -490,7 +638,7 @@ conn_send(struct sup *s, const char *buf, size_t len)
 
 	if (s->conn == -1) {
 		if ((fd = client_connect(s->o->socket, SEND_BUDGET_MS)) < 0) {
-			strict_count_drop(s->o->drops, 'c');
+			count_drops(s->o->drops, 'c', nev);
 			return -1;
 		}
 		s->conn = fd;
@@ -515,11 +663,66 @@ conn_send(struct sup *s, const char *buf, size_t len)
 		/* A half-sent message poisons the stream: start over. */
 		close(s->conn);
 		s->conn = -1;
-		strict_count_drop(s->o->drops, n == -1 && errno == EAGAIN ?
-		    'b' : 's');
+		count_drops(s->o->drops, n == -1 && errno == EAGAIN ?
+		    'b' : 's', nev);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Monitor events wait in s->out for at most OUT_DELAY_MS and go out
+ * together: a burst of execs costs one send and one wake-up of the daemon
+ * per interval.  The buffer is flushed when it is due, when it is full,
+ * and before the supervisor exits or goes to the background.
+ */
+static void
+out_flush(struct sup *s)
+{
+	if (s->outlen > 0)
+		(void)conn_send(s, s->out, s->outlen, s->outev);
+	s->outlen = 0;
+	s->outev = 0;
+	s->out_due = 0;
+}
+
+static void
+out_add(struct sup *s, const char *buf, size_t len)
+{
+	if (s->outlen + len > OUT_SIZE)
+		out_flush(s);
+	if (len > OUT_SIZE) {
+		(void)conn_send(s, buf, len, 1);
+		return;
+	}
+	memcpy(s->out + s->outlen, buf, len);
+	s->outlen += len;
+	s->outev++;
+	if (s->out_due == 0)
+		s->out_due = clock_mono_ms() + OUT_DELAY_MS;
+}
+
+/* The poll timeout: def, or until the buffer is due. */
+static int
+out_timeout(struct sup *s, int def)
+{
+	double	left;
+
+	if (s->out_due == 0)
+		return def;
+	left = s->out_due - clock_mono_ms();
+	if (left <= 0)
+		return 0;
+	if (def >= 0 && def < (int)left + 1)
+		return def;
+	return (int)left + 1;
+}
+
+static void
+out_tick(struct sup *s)
+{
+	if (s->out_due != 0 && clock_mono_ms() >= s->out_due)
+		out_flush(s);
 }
 
 /* Read one reply line; returns its length or -1 (connection dropped). */
@@ -674,15 +877,17 @@ judge(struct sup *s, const struct seccomp_notif *req,
 {
 	struct jsonw	 w;
 	struct jw_event	 ev;
-	char		 mempath[64], path[PATH_MAX], abspath[PATH_MAX + 16];
+	char		 path[PATH_MAX], abspath[PATH_MAX + 16];
 	char		 base[PATH_MAX], cwd[PATH_MAX], tty[128], comm[64];
 	char		 fdname[32];
 	char		 rooted[PATH_MAX + 64], **argv = NULL, *strs = NULL;
 	uint64_t	 pathp, argvp, ptr, hash;
 	size_t		 argc = 0, used = 0, cap = 0, budget, i;
 	pid_t		 pid = (pid_t)req->pid;
-	int		 mem, fd = -1, cut, n, is32, at, flags = 0, deny = 0;
-	struct memrd	 mr;
+	int		 fd = -1, cut, n, is32, at, flags = 0, deny = 0;
+	struct memrd	*mr;
+	uint64_t	 want[MR_SLOTS];
+	size_t		 nwant;
 	int		 truncated = 0, r, answered = 0;
 	double		 t0 = clock_mono_ms();
 	struct stat	 st;
@@ -694,18 +899,28 @@ judge(struct sup *s, const struct seccomp_notif *req,
 	if (at)
 		flags = (int)req->data.args[4];
 
-	snprintf(mempath, sizeof mempath, "/proc/%d/mem", (int)pid);
-	if ((mem = open(mempath, O_RDONLY | O_CLOEXEC)) == -1)
-		goto done;
-	mr.fd = mem;
-	mr.page = UINT64_MAX;
-	if (read_str(&mr, pathp, path, sizeof path, &cut) < 0)
+	mr = s->mr;
+	mr_init(mr, pid);
+	/* The path's page and the pointer array's page in one read. */
+	want[0] = pathp;
+	want[1] = argvp;
+	mr_fetch(mr, want, argvp != 0 ? 2 : 1);
+	if (read_str(mr, pathp, path, sizeof path, &cut) < 0)
 		path[0] = '\0';
+	/* Then the pages of the first strings, together. */
+	for (nwant = 0; argvp != 0 && nwant < MR_SLOTS; nwant++) {
+		ptr = 0;
+		if (mem_read(mr, argvp + nwant * (is32 ? 4 : 8), &ptr,
+		    is32 ? 4 : 8) != 0 || ptr == 0)
+			break;
+		want[nwant] = ptr;
+	}
+	mr_fetch(mr, want, nwant);
 	/* argv: the strings packed in strs, offsets in argv, then fixed. */
 	budget = PROTO_MAX_MSG / 2;
 	for (i = 0; argvp != 0 && i < 1 << 20; i++) {
 		ptr = 0;
-		if (mem_read(&mr, argvp + i * (is32 ? 4 : 8), &ptr,
+		if (mem_read(mr, argvp + i * (is32 ? 4 : 8), &ptr,
 		    is32 ? 4 : 8) != 0 || ptr == 0)
 			break;
 		if (used + ARG_READ_MAX > cap) {
@@ -713,7 +928,7 @@ judge(struct sup *s, const struct seccomp_notif *req,
 			strs = xreallocarray(strs, cap, 1);
 		}
 		argv = xreallocarray(argv, argc + 1, sizeof *argv);
-		n = read_str(&mr, ptr, strs + used, ARG_READ_MAX, &cut);
+		n = read_str(mr, ptr, strs + used, ARG_READ_MAX, &cut);
 		if (n < 0)
 			break;
 		argv[argc++] = (char *)(uintptr_t)used;
@@ -723,7 +938,7 @@ judge(struct sup *s, const struct seccomp_notif *req,
 			break;
 		}
 	}
-	close(mem);
+	mr_done(mr);
 	for (i = 0; i < argc; i++)
 		argv[i] = strs + (uintptr_t)argv[i];
 	/* Reading raced with the target; the id tells if it is still ours. */
@@ -792,7 +1007,7 @@ judge(struct sup *s, const struct seccomp_notif *req,
 	ev.parent = comm;
 	ev.pid = pid;
 	ev.ppid = 0;
-	ev.uid = ev.euid = getuid();
+	ev.uid = ev.euid = s->uid;
 	proc_status(pid, comm, sizeof comm, &ev.ppid, &ev.uid, &ev.euid);
 	ev.sudo = 0;
 	ev.ts_ms = clock_now_ms();
@@ -801,6 +1016,10 @@ judge(struct sup *s, const struct seccomp_notif *req,
 		respond(s, req, resp, 0);
 		answered = 1;
 	}
+	/*
+	 * Nothing of /proc/PID is read from here on: the exec holds the
+	 * target's exec_update_lock, and a reader would spin or sleep on it.
+	 */
 	if (fd != -1)
 		ev.is_static = elf_static(fd);
 
@@ -816,7 +1035,10 @@ judge(struct sup *s, const struct seccomp_notif *req,
 	if (w.err) {
 		strict_count_drop(s->o->drops, 's');
 		r = -1;
-	} else if ((r = conn_send(s, w.buf, w.len)) == 0 && s->o->enforce)
+	} else if (!s->o->enforce) {
+		out_add(s, w.buf, w.len);
+		r = 0;
+	} else if ((r = conn_send(s, w.buf, w.len, 1)) == 0)
 		r = verdict(s, pid, argv, argc);
 	if (r == 1) {
 		deny = 1;
@@ -864,6 +1086,7 @@ linger(struct sup *s, struct seccomp_notif *req,
 	struct pollfd	pfd;
 	int		null;
 
+	out_flush(s);
 	if (fork() != 0)
 		return;
 	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) != -1) {
@@ -877,13 +1100,16 @@ linger(struct sup *s, struct seccomp_notif *req,
 	for (;;) {
 		pfd.fd = s->lfd;
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, -1) == -1 && errno != EINTR)
+		pfd.revents = 0;
+		if (poll(&pfd, 1, out_timeout(s, -1)) == -1 && errno != EINTR)
 			break;
 		if (pfd.revents & POLLIN)
 			serve_one(s, req, resp);
 		else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
 			break;
+		out_tick(s);
 	}
+	out_flush(s);
 	_exit(0);
 }
 
@@ -908,12 +1134,16 @@ supervise(struct sup *s, pid_t pid)
 		pfd[1].fd = pidfd;
 		pfd[1].events = POLLIN;
 		n = poll(pfd, status == -1 && pidfd != -1 ? 2 : 1,
-		    pidfd == -1 && status == -1 ? 100 : -1);
+		    out_timeout(s, pidfd == -1 && status == -1 ? 100 : -1));
 		if (n == -1 && errno != EINTR)
 			break;
 		if (n > 0 && (pfd[0].revents & POLLIN))
 			serve_one(s, req, resp);
-		if (status == -1 && waitpid(pid, &st, WNOHANG) == pid) {
+		out_tick(s);
+		/* The command's exit: the pidfd says so (no pidfd: ask). */
+		if (status == -1 && (pidfd == -1 || (n > 0 &&
+		    (pfd[1].revents & POLLIN))) &&
+		    waitpid(pid, &st, WNOHANG) == pid) {
 			status = exit_status(st);
 			forward_pid = 0;
 		}
@@ -934,6 +1164,7 @@ supervise(struct sup *s, pid_t pid)
 			break;
 		}
 	}
+	out_flush(s);
 	if (pidfd != -1)
 		close(pidfd);
 	seccomp_notify_free(req, resp);
@@ -982,6 +1213,11 @@ strict_run(char **argv, const struct strict_opts *o)
 	}
 	s.lfd = lfd;
 	s.msg = xmalloc(PROTO_MAX_MSG);
+	s.mr = xmalloc(sizeof *s.mr);
+	s_test_procmem = getenv("DELIBERATE_TEST_HOOKS") != NULL &&
+	    strcmp(getenv("DELIBERATE_TEST_HOOKS"), "1") == 0;
+	s.out = xmalloc(OUT_SIZE);
+	s.uid = getuid();
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_IGN;
@@ -999,5 +1235,7 @@ strict_run(char **argv, const struct strict_opts *o)
 	if (s.conn != -1)
 		close(s.conn);
 	free(s.msg);
+	free(s.mr);
+	free(s.out);
 	return r;
 }

@@ -50,6 +50,24 @@ test_expect_success 'strict: parent name, pid and uid read before the exec went 
 	PY
 '
 
+test_expect_success 'strict: long and many arguments read whole (both memory readers)' '
+	# 12 arguments of 1500 bytes: the strings span many pages.  The
+	# second run reads /proc/PID/mem, as where process_vm_readv is refused.
+	for hooks in 0 1; do
+		before=$(nentries) &&
+		DELIBERATE_TEST_HOOKS=$hooks deliberate run --strict -- sh -c \
+		    "/bin/true \$(for i in \$(seq 12); do printf \"a%04d%01500d \" \$i $hooks; done)" \
+		    2>"$T/err" && test ! -s "$T/err" &&
+		wait_entries $((before + 2)) && sleep 0.3 &&
+		"$PYTHON" - "$(today_file)" "$hooks" <<-PY || return 1
+		import json, sys
+		want = ["/bin/true"] + ["a%04d%01500d" % (i, int(sys.argv[2])) for i in range(1, 13)]
+		got = [json.loads(l)["command"]["fullCommand"] for l in open(sys.argv[1])]
+		assert " ".join(want) in got, [len(g) for g in got[-3:]]
+		PY
+	done
+'
+
 test_expect_success 'the shim alone does not see below an env -i child' '
 	before=$(nentries) &&
 	deliberate run -- sh -c "env -i sh -c \"/bin/true envi2-mark; :\"; :" &&
