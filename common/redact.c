@@ -912,8 +912,88 @@ static const char *const own_markers[] = {
 };
 
 /*
+ * Lookups of the environment in inline code: the value read is not in the
+ * command (os.environ['X'], os.getenv("X"), process.env.X, ENV['X'],
+ * ENV.fetch("X"), System.getenv("X"), Sys.getenv("X"), os.Getenv("X")).
+ */
+static const char *const env_lookups[] = {
+	"os.environ", "os.getenv", "os.Getenv", "process.env", "ENV",
+	"ENV.fetch", "System.getenv", "Sys.getenv", "getenv", "Deno.env.get",
+	"Environment.GetEnvironmentVariable", "std::env::var", "env::var",
+	NULL
+};
+
+/*
+ * Words of an upper-case placeholder name: PASSWORD, DB_PASSWORD, API_KEY,
+ * ACCESS_TOKEN (postgresql://USER:PASSWORD@localhost in an .env.example).
+ */
+static const char *const placeholder_words[] = {
+	"PASSWORD", "PASSWD", "PASSPHRASE", "PASS", "PWD", "PW", "SECRET",
+	"TOKEN", "KEY", "APIKEY", "CREDENTIAL", "CREDENTIALS", NULL
+};
+
+/* One of the words above as an _-separated part of an A-Z_ name. */
+static int
+is_placeholder_name(const char *s, size_t n)
+{
+	size_t	i, j, w;
+
+	for (i = 0; i < n; i++) {
+		if (!isupper((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	}
+	for (i = 0; i < n; i = j + 1) {
+		for (j = i; j < n && s[j] != '_'; j++)
+			;
+		for (w = 0; placeholder_words[w] != NULL; w++) {
+			if (strlen(placeholder_words[w]) == j - i &&
+			    memcmp(s + i, placeholder_words[w], j - i) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A masked token after a provider prefix: sk-xxxxxxxx..., ghp_XXXX...,
+ * sk-proj-xxxx..., AKIAXXXXXXXXXXXXXXXX.  The value ends with one of x, X,
+ * * or # repeated at least 8 times and twice as long as the prefix
+ * (separators - _ . / allowed in the run); the prefix is letters and
+ * digits with - or _.
+ */
+static int
+is_masked_token(const char *s, size_t n)
+{
+	size_t	i, k;
+	char	c;
+
+	if (n < 8)
+		return 0;
+	c = s[n - 1];
+	if (c != 'x' && c != 'X' && c != '*' && c != '#')
+		return 0;
+	for (i = n, k = 0; i > 0; i--) {
+		if (s[i - 1] == c)
+			k++;
+		else if (s[i - 1] != '-' && s[i - 1] != '_' &&
+		    s[i - 1] != '.' && s[i - 1] != '/')
+			break;
+	}
+	if (k < 8 || k < 2 * i)
+		return 0;
+	for (k = 0; k < i; k++) {
+		if (!isalnum((unsigned char)s[k]) && s[k] != '-' &&
+		    s[k] != '_')
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * Is this secret a reference or a placeholder rather than a value: $VAR,
- * ${VAR}, $(cmd), `cmd`, <...>, {{ }}, ***, xxxx, or one of our markers?
+ * ${VAR}, $(cmd), `cmd`, <...>, {{ }}, %VAR%, @keychain:NAME, an
+ * environment lookup in code, ***, xxxx, sk-xxxx..., PASSWORD, or one of
+ * our markers?
  */
 static int
 is_placeholder(const char *s, size_t n)
@@ -932,6 +1012,28 @@ is_placeholder(const char *s, size_t n)
 	    s[1] == '_' || isalpha((unsigned char)s[1])))
 		return 1;
 	if (s[0] == '`')
+		return 1;
+	/* %NPM_TOKEN% (Windows cmd) */
+	if (n >= 3 && s[0] == '%' && s[n - 1] == '%' &&
+	    (isalpha((unsigned char)s[1]) || s[1] == '_')) {
+		for (i = 2; i + 1 < n; i++) {
+			if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+				break;
+		}
+		if (i + 1 == n)
+			return 1;
+	}
+	/* @keychain:AC_PASSWORD, @env:AC_PASSWORD (altool, notarytool) */
+	if ((n > 10 && strncmp(s, "@keychain:", 10) == 0) ||
+	    (n > 5 && strncmp(s, "@env:", 5) == 0))
+		return 1;
+	for (i = 0; env_lookups[i] != NULL; i++) {
+		k = strlen(env_lookups[i]);
+		if (n >= k && memcmp(s, env_lookups[i], k) == 0 &&
+		    (n == k || s[k] == '[' || s[k] == '(' || s[k] == '.'))
+			return 1;
+	}
+	if (is_placeholder_name(s, n) || is_masked_token(s, n))
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
