@@ -90,6 +90,15 @@ struct risk_rule {
 	char			**keywords;	/* trigger words of a rule
 						   with no command */
 	size_t			  nkeywords;
+	int			  check;	/* CHECK_*: a built-in test */
+};
+
+/* Built-in tests a rule can name with check = NAME. */
+enum {
+	CHECK_NONE,
+	CHECK_MASS,	/* mass-scope: destructive verb + everything */
+	CHECK_PROD,	/* prod-target: destructive verb + production */
+	CHECK_SQLARG,	/* sql-arg: args regex on each quoted word */
 };
 
 /* Per-command knowledge from [command NAME] stanzas. */
@@ -224,6 +233,9 @@ in_list(const char *s, const char **v, size_t n)
 }
 
 #define IN(s, a) in_list((s), (a), sizeof (a) / sizeof (a)[0])
+#ifndef nitems
+#define nitems(a) (sizeof (a) / sizeof (a)[0])
+#endif
 
 static double
 now_ms(void)
@@ -538,6 +550,19 @@ load_rule(struct classifier *c, const struct rule_stanza *st, char **cause)
 	pos = 0;
 	while ((v = rule_next(st, "keywords", &pos)) != NULL)
 		split_list(v, ',', &r->keywords, &r->nkeywords);
+	if ((v = rule_get(st, "check")) != NULL) {
+		if (strcmp(v, "mass-scope") == 0)
+			r->check = CHECK_MASS;
+		else if (strcmp(v, "prod-target") == 0)
+			r->check = CHECK_PROD;
+		else if (strcmp(v, "sql-arg") == 0)
+			r->check = CHECK_SQLARG;
+		else {
+			xasprintf(cause, "%s:%d: rule %s: unknown check %s",
+			    st->file, st->line, st->id, v);
+			return -EINVAL;
+		}
+	}
 	r->info.line_scope = r->line_scope;
 	r->info.keywords = (const char *const *)r->keywords;
 	r->info.nkeywords = r->nkeywords;
@@ -579,9 +604,10 @@ load_rule(struct classifier *c, const struct rule_stanza *st, char **cause)
 		return -EINVAL;
 	}
 	if (!r->line_scope && r->ncmds == 0 && r->nvia == 0 &&
-	    r->redirect == NULL) {
+	    r->redirect == NULL && r->check == CHECK_NONE) {
 		xasprintf(cause, "%s:%d: rule %s: needs command, via, "
-		    "redirect or scope = line", st->file, st->line, st->id);
+		    "redirect, check or scope = line", st->file, st->line,
+		    st->id);
 		return -EINVAL;
 	}
 	r->wildcard = (r->ncmds == 0 && !r->line_scope);
@@ -1069,6 +1095,324 @@ keyword_is(const char *w, const char *kw)
 	return strcmp(w, kw) == 0;
 }
 
+
+/* ---- built-in checks (check = NAME) ---- */
+
+/*
+ * Verbs that delete, stop or empty what they name.  They are matched as
+ * a word or as a part of one between . : - _ (delete-cache, ecto.drop,
+ * Order.delete_all, Stop-Process), in lower case, Capitalized or UPPER
+ * case; classify_triggers() lists all three spellings, so a line that
+ * names one is never trigger-free.
+ */
+static const char *gen_verbs[] = {
+	"delete", "remove", "rm", "del", "drop", "destroy", "purge", "kill",
+	"stop", "revoke", "truncate", "wipe", "erase", "clean", "empty",
+	"flush", "reset", "nuke", "uninstall", "expunge", "cancel",
+	"terminate", "unregister", "deregister", "undefine", "prune", "rmi",
+	"rb", "removeacct", "deleteall", "deletes", "removeall", "dropall",
+	"flushall", "killall", "stopall", "purgeall", "wipeall", "obliterate",
+};
+
+/* Migration verbs: they undo schema changes (and drop their data). */
+static const char *gen_migverbs[] = {
+	"down", "rollback", "revert", "redo", "downgrade", "fresh", "undo",
+};
+
+/*
+ * Option verbs: single-dash (hdfs dfs -rm -r, hadoop fs -rmr) always;
+ * long ones (plesk bin database --remove NAME) only with a container.
+ */
+static const char *gen_optverbs[] = {
+	"-rm", "-rmr", "-rmdir", "-delete", "-expunge", "-deleteUser",
+	"-purge",
+};
+static const char *gen_longverbs[] = {
+	"--remove", "--delete", "--drop", "--destroy", "--purge",
+};
+
+/*
+ * Containers: a verb on one of these deletes everything inside it
+ * (delete_database, removeacct, delete_repo, database --remove).
+ */
+static const char *gen_containers[] = {
+	"database", "databases", "db", "repo", "repository", "acct",
+	"account", "cluster", "bucket", "zone", "domain", "site", "project",
+	"keyspace", "vhost", "tenant", "subscription", "dataset", "datasets",
+	"warehouse", "schema", "tablespace", "org", "organization",
+	"workspace", "space", "mailbox", "volume", "pool", "vault",
+};
+
+/*
+ * Commands whose rules judge their own deletes (git, kubectl, docker,
+ * the package managers, rm), and commands that only print, search or
+ * edit text: an argument naming a verb is data there.
+ */
+static const char *gen_exempt[] = {
+	"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed",
+	"awk", "gawk", "cat", "less", "more", "head", "tail", "man", "tldr",
+	"jq", "yq", "git", "kubectl", "oc", "docker", "podman", "nerdctl",
+	"docker-compose", "helm", "npm", "pnpm", "yarn", "pip", "pip3", "pipx",
+	"uv", "apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman",
+	"apk", "brew", "conda", "mamba", "cargo", "gem", "go", "rm", "rmdir",
+	"unlink", "find", "make", "cmake", "ninja", "gradle", "gradlew", "mvn",
+	"bazel", "ccache", "sccache", "xcodebuild", "nix-collect-garbage",
+	"journalctl", "deliberate", "cp", "mv", "ln", "ls", "touch", "mkdir",
+	"chmod", "chown", "tar", "zip", "unzip", "vim", "vi", "nano", "emacs",
+	"code", "test", "[", "cd", "kill", "pkill", "killall", "which", "type",
+	"notify-send", "logger", "say", "wc", "sort", "diff", "xargs",
+	"terraform", "pulumi", "aws", "gcloud", "az", "gh", "glab", "jira",
+	"tmux", "screen", "history", "ps", "pgrep", "lsof", "flatpak", "snap",
+	"rustup", "nvm", "pyenv", "rbenv", "asdf", "mise", "sdk", "trash",
+	"trash-put", "gio", "shred", "systemd-tmpfiles", "tee",
+};
+
+/* Commands that only print, search or edit text (for check = sql-arg). */
+static const char *gen_textonly[] = {
+	"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed",
+	"awk", "gawk", "cat", "less", "more", "head", "tail", "man", "tldr",
+	"jq", "yq", "git", "deliberate", "notify-send", "logger", "say", "tee",
+	"gh", "glab", "jira", "sqlfluff", "pg_format", "sql-formatter",
+	"vim", "vi", "nano", "emacs", "code", "history", "tmux", "screen",
+	"xargs", "test", "[",
+};
+
+static const char *gen_exts[] = {
+	"txt", "log", "sql", "json", "yaml", "yml", "md", "py", "rb", "sh",
+	"js", "ts", "csv", "conf", "cfg", "ini", "xml", "html", "tf", "lock",
+	"bak", "dump", "gz", "tar", "zip", "rs", "go", "c", "h", "java",
+};
+
+/* Whether part p (len bytes) is one of v in lower, Capital or UPPER case. */
+static int
+part_in(const char *p, size_t len, const char **v, size_t n)
+{
+	size_t	i, k;
+	int	lower, upper, cap;
+
+	for (i = 0; i < n; i++) {
+		if (strlen(v[i]) != len || strncasecmp(p, v[i], len) != 0)
+			continue;
+		lower = upper = cap = 1;
+		for (k = 0; k < len; k++) {
+			if (p[k] != v[i][k])
+				lower = 0;
+			if (p[k] != toupper((unsigned char)v[i][k]))
+				upper = 0;
+			if (p[k] != (k == 0 ? toupper((unsigned char)v[i][k]) :
+			    v[i][k]))
+				cap = 0;
+		}
+		if (lower || upper || cap)
+			return 1;
+	}
+	return 0;
+}
+#define PART_IN(p, len, a) part_in((p), (len), (a), sizeof (a) / sizeof (a)[0])
+
+/*
+ * Whether word w names a verb of v (n entries): the text after its last
+ * '/' (as the trigger check sees it), whole or a part between . : - _.
+ * With compound set, only a word with a separator counts (argv[0]:
+ * Stop-Process yes, rm no).  *all is set when another part is "all".
+ */
+static int
+word_verb(const char *w, const char **v, size_t n, int compound, int *all)
+{
+	const char	*b, *q, *e, *end, *dot;
+	int		 found = 0, hasall = 0, cont = 0;
+
+	if ((b = strrchr(w, '/')) != NULL)
+		w = b + 1;
+	if (*w == '\0' || *w == '-')
+		return 0;
+	end = w + strlen(w);
+	if (compound && strpbrk(w, ".:-_") == NULL)
+		return 0;
+	/* A file name (delete.sql, reset_db.py) is not a verb. */
+	if ((dot = strrchr(w, '.')) != NULL && dot[1] != '\0' &&
+	    IN(dot + 1, gen_exts))
+		return 0;
+	if (part_in(w, (size_t)(end - w), v, n))
+		found = 1;
+	for (q = w; q < end; q = e + 1) {
+		for (e = q; e < end && strchr(".:-_", *e) == NULL; e++)
+			;
+		if (e > q && part_in(q, (size_t)(e - q), v, n))
+			found = 1;
+		else if (e - q == 3 && strncasecmp(q, "all", 3) == 0)
+			hasall = 1;
+		else if (e > q && PART_IN(q, (size_t)(e - q), gen_containers))
+			cont = 1;
+		if (e == end)
+			break;
+	}
+	/* Verb and container in one word (removeacct is one already). */
+	if (found && (cont || strcasecmp(w, "removeacct") == 0))
+		hasall = 1;
+	if (found && hasall && all != NULL)
+		*all = 1;
+	return found;
+}
+
+/*
+ * The destructive verb of a segment: in its compound name (Stop-Process),
+ * one of its first four positionals, or a single-dash option (-rm).
+ */
+static int
+segment_verb(struct segment *s, const size_t *pos, size_t npos, int mig,
+    int *all)
+{
+	size_t	i;
+
+	if (word_verb(s->argv[0], gen_verbs, nitems(gen_verbs), 1, all))
+		return 1;
+	for (i = 0; i < npos && i < 4; i++) {
+		if (word_verb(s->argv[pos[i]], gen_verbs, nitems(gen_verbs),
+		    0, all))
+			return 1;
+		if (mig && word_verb(s->argv[pos[i]], gen_migverbs,
+		    nitems(gen_migverbs), 0, all))
+			return 1;
+	}
+	for (i = 1; i < s->argc; i++) {
+		if (strcmp(s->argv[i], "--") == 0)
+			break;
+		if (IN(s->argv[i], gen_optverbs))
+			return 1;
+	}
+	/* A long option verb counts on a container: database --remove. */
+	for (i = 1; i < s->argc; i++) {
+		size_t	k;
+
+		if (strcmp(s->argv[i], "--") == 0 ||
+		    !IN(s->argv[i], gen_longverbs))
+			continue;
+		for (k = 0; k < npos && k < 4; k++) {
+			if (IN(s->argv[pos[k]], gen_containers)) {
+				if (all != NULL)
+					*all = 1;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * A deleting cmdlet fed by a listing of a whole kind (Get-Process |
+ * Stop-Process, Get-LocalUser | ... | Remove-LocalUser): every object.
+ */
+static int
+fed_by_listing(const struct segment *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->ninput; i++) {
+		if (strncasecmp(s->input[i], "Get-", 4) == 0 &&
+		    strcasecmp(s->input[i], "Get-ChildItem") != 0 &&
+		    strcasecmp(s->input[i], "Get-Item") != 0 &&
+		    strcasecmp(s->input[i], "Get-Content") != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A word that widens a command to everything. */
+static int
+mass_word(const char *w, int positional)
+{
+	size_t	len = strlen(w);
+
+	if (positional)
+		return strcmp(w, "all") == 0 || strcmp(w, "ALL") == 0 ||
+		    strcmp(w, "*") == 0 || strcmp(w, "'*'") == 0 ||
+		    (len >= 2 && (strcmp(w + len - 2, "/*") == 0 ||
+		    strcmp(w + len - 2, ":*") == 0));
+	return strcmp(w, "--all") == 0 || strcmp(w, "-all") == 0 ||
+	    strcmp(w, "/all") == 0 || strcmp(w, "-All") == 0 ||
+	    strncmp(w, "--all-", 6) == 0;
+}
+
+/* A word naming production: a part (between non-alphanumerics) */
+static int
+prod_word(const char *w)
+{
+	static const char	*prod[] = { "prod", "production", "prd", "live" };
+	const char		*q, *e;
+
+	for (q = w; *q != '\0'; q = e) {
+		while (*q != '\0' && !isalnum((unsigned char)*q))
+			q++;
+		for (e = q; isalnum((unsigned char)*e); e++)
+			;
+		if (e > q && part_in(q, (size_t)(e - q), prod, nitems(prod)))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+check_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
+    const size_t *pos, size_t npos)
+{
+	size_t		 i;
+	int		 all = 0, dashdash = 0;
+	const char	*w, *eq;
+
+	if (segment_noop(s) || (r->check == CHECK_SQLARG ?
+	    IN(s->name, gen_textonly) : IN(s->name, gen_exempt)))
+		return 0;
+	switch (r->check) {
+	case CHECK_MASS:
+		if (!segment_verb(s, pos, npos, 1, &all))
+			return 0;
+		if (all)
+			return 1;
+		if (word_verb(s->argv[0], gen_verbs, nitems(gen_verbs), 1,
+		    NULL) && fed_by_listing(s))
+			return 1;
+		for (i = 1; i < s->argc; i++) {
+			w = s->argv[i];
+			if (!dashdash && strcmp(w, "--") == 0) {
+				dashdash = 1;
+				continue;
+			}
+			if (mass_word(w, dashdash || w[0] != '-'))
+				return 1;
+		}
+		return 0;
+	case CHECK_PROD:
+		if (!segment_verb(s, pos, npos, 1, &all))
+			return 0;
+		for (i = 1; i < s->argc; i++) {
+			if (prod_word(s->argv[i]))
+				return 1;
+		}
+		return 0;
+	case CHECK_SQLARG:
+		/*
+		 * A quoted word (one with a space: a trigger-free line has
+		 * none) that is a destructive statement, or an option's
+		 * value (--sql="DROP ...").
+		 */
+		if (r->args == NULL)
+			return 0;
+		for (i = 1; i < s->argc; i++) {
+			w = s->argv[i];
+			if (strchr(w, ' ') == NULL)
+				continue;
+			if (w[0] == '-' && (eq = strchr(w, '=')) != NULL &&
+			    eq < strchr(w, ' '))
+				w = eq + 1;
+			if (regex_match(c, r->args, w, strlen(w)))
+				return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
 static int
 rule_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
     struct buf *text)
@@ -1139,7 +1483,7 @@ rule_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
 		if (i == s->nredirs)
 			return 0;
 	}
-	if (r->args != NULL) {
+	if (r->args != NULL && r->check != CHECK_SQLARG) {
 		/*
 		 * Risky rules: any target matches.  Safe exceptions: every
 		 * target matches (and there is one).
@@ -1171,6 +1515,8 @@ rule_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
 		    regex_match(c, r->unless, text->data, text->len))
 			return 0;
 	}
+	if (r->check != CHECK_NONE)
+		return check_applies(c, r, s, pos, npos);
 	return 1;
 }
 
@@ -3542,6 +3888,25 @@ classify_triggers(const struct classifier *c, struct buf *out)
 		words_add(&v, &n, interpreters[i]);
 	for (i = 0; i < sizeof special / sizeof special[0]; i++)
 		words_add(&v, &n, special[i]);
+	/* The built-in checks' verbs, in the three spellings they match. */
+	for (i = 0; i < nitems(gen_verbs) + nitems(gen_migverbs); i++) {
+		const char	*gv = i < nitems(gen_verbs) ? gen_verbs[i] :
+		    gen_migverbs[i - nitems(gen_verbs)];
+		char		*u = xstrdup(gv);
+
+		words_add(&v, &n, gv);
+		for (k = 0; u[k] != '\0'; k++)
+			u[k] = (char)toupper((unsigned char)u[k]);
+		words_add(&v, &n, u);
+		for (k = 1; u[k] != '\0'; k++)
+			u[k] = gv[k];
+		words_add(&v, &n, u);
+		free(u);
+	}
+	for (i = 0; i < nitems(gen_optverbs); i++)
+		words_add(&v, &n, gen_optverbs[i]);
+	for (i = 0; i < nitems(gen_longverbs); i++)
+		words_add(&v, &n, gen_longverbs[i]);
 	for (i = 0; c != NULL && i < c->nrules; i++) {
 		r = &c->rules[i];
 		/*

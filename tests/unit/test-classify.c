@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[8][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[9][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -305,6 +305,12 @@ t_heldout7(void)
 	run_corpus("heldout7.tsv", 7, 0.95, 0.05, 0);
 }
 
+static void
+t_heldout8(void)
+{
+	run_corpus("heldout8.tsv", 8, 0.95, 0.05, 0);
+}
+
 /* Soundness over every rule example, and the set itself. */
 static void
 t_triggers(void)
@@ -451,6 +457,20 @@ t_decisions(void)
 	CHECK_INT(risk_of("rm -rf / --help", NULL), RISK_DANGEROUS);
 	CHECK_INT(risk_of("sudo apt-get -s remove libc6", NULL),
 	    RISK_MODERATE);
+	/* Built-in checks (held-out set 8). */
+	CHECK_INT(risk_of("pm2 delete all", NULL), RISK_DANGEROUS);
+	CHECK_INT(risk_of("supervisorctl stop all", NULL), RISK_DANGEROUS);
+	CHECK_INT(risk_of("Get-Process | Stop-Process -Force", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("rm -rf ~/src/payments-service", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("rm -rf ~/src/app/node_modules", NULL), RISK_SAFE);
+	CHECK(risk_of("kill -9 4312", NULL) != RISK_DANGEROUS);
+	CHECK_INT(risk_of("docker rm -f abc", NULL), RISK_MODERATE);
+	CHECK_INT(risk_of("git commit -m \"TRUNCATE TABLE users\"", NULL),
+	    RISK_SAFE);
+	CHECK_INT(risk_of("bq query --dry_run 'DROP TABLE ds.t'", NULL),
+	    RISK_SAFE);
 }
 
 static void
@@ -855,6 +875,7 @@ main(void)
 	RUN(t_heldout5);
 	RUN(t_heldout6);
 	RUN(t_heldout7);
+	RUN(t_heldout8);
 	RUN(t_triggers);
 	RUN(t_keywords);
 	RUN(t_null_dir);
