@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[9][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[10][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -309,6 +309,13 @@ static void
 t_heldout8(void)
 {
 	run_corpus("heldout8.tsv", 8, 0.95, 0.05, 0);
+}
+
+/* Written after the generic checks, kept untuned: the honest measure. */
+static void
+t_heldout9(void)
+{
+	run_corpus("heldout9.tsv", 9, 0.95, 0.05, 0);
 }
 
 /* Soundness over every rule example, and the set itself. */
@@ -876,6 +883,7 @@ main(void)
 	RUN(t_heldout6);
 	RUN(t_heldout7);
 	RUN(t_heldout8);
+	RUN(t_heldout9);
 	RUN(t_triggers);
 	RUN(t_keywords);
 	RUN(t_null_dir);
