@@ -127,7 +127,7 @@ static const char *const redact_macros[][2] = {
 	    "|'(?<secret>[^'\\n]{1,512})'"
 	    "|\"(?<secret>(?:[^\"\\\\\\n]|\\\\.){1,512})\""
 	    "|\\\\\"(?<secret>[^\"\\\\\\n]{1,512})\\\\\""
-	    "|(?<secret>[^\\s'\"|;&<>()`]{1,512}))" },
+	    "|(?!#(?!\\S))(?<secret>[^\\s'\"|;&<>()`]{1,512}))" },
 	{ "%END%", "(?![A-Za-z0-9])" },
 	{ "%ARGS%", "[^\\n;&|]{0,300}?(?:(?:'[^'\\n]{0,256}+'|\"[^\"\\n]{0,256}+\")"
 	    "[^\\n;&|]{0,300}?){0,3}" },
@@ -929,17 +929,35 @@ static const char *const env_lookups[] = {
  */
 static const char *const placeholder_words[] = {
 	"PASSWORD", "PASSWD", "PASSPHRASE", "PASS", "PWD", "PW", "SECRET",
-	"TOKEN", "KEY", "APIKEY", "CREDENTIAL", "CREDENTIALS", NULL
+	"TOKEN", "KEY", "APIKEY", "CREDENTIAL", "CREDENTIALS", "REDACTED",
+	NULL
 };
 
-/* One of the words above as an _-separated part of an A-Z_ name. */
+/*
+ * One of the words above as an _-separated part of an A-Z_ name, or of an
+ * all lower-case a-z_ name with at least one _ (client_secret, api_key in
+ * curl -u "client_id:client_secret").
+ */
 static int
 is_placeholder_name(const char *s, size_t n)
 {
 	size_t	i, j, w;
+	int	lower = 0, under = 0;
 
 	for (i = 0; i < n; i++) {
-		if (!isupper((unsigned char)s[i]) && s[i] != '_')
+		if (s[i] == '_')
+			under = 1;
+		else if (islower((unsigned char)s[i]))
+			lower = 1;
+		else if (!isupper((unsigned char)s[i]))
+			return 0;
+	}
+	if (lower) {
+		for (i = 0; i < n; i++) {
+			if (isupper((unsigned char)s[i]))
+				return 0;
+		}
+		if (!under)
 			return 0;
 	}
 	for (i = 0; i < n; i = j + 1) {
@@ -947,9 +965,73 @@ is_placeholder_name(const char *s, size_t n)
 			;
 		for (w = 0; placeholder_words[w] != NULL; w++) {
 			if (strlen(placeholder_words[w]) == j - i &&
-			    memcmp(s + i, placeholder_words[w], j - i) == 0)
+			    strncasecmp(s + i, placeholder_words[w], j - i) == 0)
 				return 1;
 		}
+	}
+	return 0;
+}
+
+/*
+ * An elided or template value: a short provider prefix then "..."
+ * (sk-..., sk-proj-...), a regular expression that starts with .* or .+
+ * (sed 's/^KEY=.*$/KEY=x/'), letters with a "your" part (ck_your_key, sk_live_YOUR_KEY_HERE), or a
+ * PowerShell prompt or lookup cmdlet ($env:X = Read-Host -AsSecureString).
+ */
+static int
+is_template_value(const char *s, size_t n)
+{
+	static const char *const cmdlets[] = {
+		"Read-", "Get-", "ConvertTo-", "ConvertFrom-", "Import-",
+		"Invoke-", NULL
+	};
+	size_t	i, j, k;
+
+	/* .*, .*$/NAME= (the replacement's value comes after, as <x>) */
+	if (n >= 2 && s[0] == '.' && (s[1] == '*' || s[1] == '+')) {
+		i = 2;
+		if (i < n && s[i] == '$')
+			i++;
+		if (i < n && s[i] == '/') {
+			for (i++; i < n && (isalnum((unsigned char)s[i]) ||
+			    s[i] == '_' || s[i] == '.' || s[i] == '-'); i++)
+				;
+			if (i < n && s[i] == '=')
+				i++;
+		}
+		if (i == n)
+			return 1;
+	}
+	if (n >= 4 && n <= 24 && memcmp(s + n - 3, "...", 3) == 0) {
+		for (i = 0; i + 3 < n; i++) {
+			if (!isalnum((unsigned char)s[i]) && s[i] != '-' &&
+			    s[i] != '_')
+				break;
+		}
+		if (i + 3 == n)
+			return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!isalpha((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
+			break;
+	}
+	if (i == n) {
+		for (i = 0; i < n; i = j + 1) {
+			for (j = i; j < n && s[j] != '-' && s[j] != '_'; j++)
+				;
+			if (j - i == 4 && strncasecmp(s + i, "your", 4) == 0)
+				return 1;
+		}
+	}
+	for (k = 0; cmdlets[k] != NULL; k++) {
+		j = strlen(cmdlets[k]);
+		if (n < j + 3 || memcmp(s, cmdlets[k], j) != 0 ||
+		    !isupper((unsigned char)s[j]))
+			continue;
+		for (i = j + 1; i < n && isalpha((unsigned char)s[i]); i++)
+			;
+		if (i == n)
+			return 1;
 	}
 	return 0;
 }
@@ -998,6 +1080,7 @@ is_masked_token(const char *s, size_t n)
 static int
 is_placeholder(const char *s, size_t n)
 {
+	const char *p;
 	size_t	i, k, sep;
 
 	while (n > 0 && (*s == '"' || *s == '\'')) {
@@ -1033,7 +1116,8 @@ is_placeholder(const char *s, size_t n)
 		    (n == k || s[k] == '[' || s[k] == '(' || s[k] == '.'))
 			return 1;
 	}
-	if (is_placeholder_name(s, n) || is_masked_token(s, n))
+	if (is_placeholder_name(s, n) || is_masked_token(s, n) ||
+	    is_template_value(s, n))
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
@@ -1041,9 +1125,17 @@ is_placeholder(const char *s, size_t n)
 	if (n > 5 && strncasecmp(s, "your", 4) == 0 && (s[4] == '-' ||
 	    s[4] == '_'))
 		return 1;
-	if (n > 5 && strncasecmp(s + n - 5, "-here", 5) == 0)
+	if (n > 5 && (strncasecmp(s + n - 5, "-here", 5) == 0 ||
+	    strncasecmp(s + n - 5, "_here", 5) == 0))
 		return 1;
-	if (memmem(s, n, "{{", 2) != NULL || memmem(s, n, "${", 2) != NULL ||
+	/*
+	 * {{ .Values.x }}: a template when it opens the value or is closed
+	 * ("l59*4G{{cmE<v=}k" is a password).
+	 */
+	if ((p = memmem(s, n, "{{", 2)) != NULL && (p == s ||
+	    memmem(p + 2, n - (size_t)(p + 2 - s), "}}", 2) != NULL))
+		return 1;
+	if (memmem(s, n, "${", 2) != NULL ||
 	    memmem(s, n, "$(", 2) != NULL)
 		return 1;
 	if (memmem(s, n, "[REDACTED", 9) != NULL ||
