@@ -1144,6 +1144,39 @@ static const char *gen_containers[] = {
 };
 
 /*
+ * The same containers as a positional of their own, next to a deleting
+ * verb (supabase projects delete REF, sacctmgr delete account NAME,
+ * neonctl projects delete ID): the verb deletes the whole container.
+ * Only verbs that delete count here (not reset, stop, clean or the
+ * migration verbs: supabase db reset stays moderate).
+ */
+static const char *gen_containers_pos[] = {
+	"database", "databases", "db", "dbs", "repo", "repos", "repository",
+	"repositories", "account", "accounts", "cluster", "clusters",
+	"bucket", "buckets", "zone", "zones", "domain", "domains", "site",
+	"sites", "project", "projects", "keyspace", "keyspaces", "vhost",
+	"vhosts", "tenant", "tenants", "subscription", "subscriptions",
+	"dataset", "datasets", "warehouse", "warehouses", "schema",
+	"schemas", "tablespace", "org", "orgs", "organization",
+	"organizations", "workspace", "workspaces", "mailbox", "mailboxes",
+	"volume", "volumes", "pool", "pools", "vault", "vaults",
+};
+static const char *gen_delverbs[] = {
+	"delete", "remove", "rm", "del", "drop", "destroy", "purge", "wipe",
+	"erase", "nuke", "expunge", "terminate", "obliterate", "deleteall",
+};
+
+/*
+ * Regenerable things: a verb on a cache, the dependencies or a build
+ * tree is cleanup, even with --all (mix deps.clean --all, poetry cache
+ * clear --all).
+ */
+static const char *gen_regen[] = {
+	"cache", "caches", "deps", "build", "builds", "tmp", "temp",
+	"artifacts", "dist",
+};
+
+/*
  * Commands whose rules judge their own deletes (git, kubectl, docker,
  * the package managers, rm), and commands that only print, search or
  * edit text: an argument naming a verb is data there.
@@ -1265,6 +1298,18 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int mig,
 {
 	size_t	i;
 
+	/* A container next to a deleting verb: projects delete REF. */
+	for (i = 0; i < npos && i < 4; i++) {
+		if (!IN(s->argv[pos[i]], gen_delverbs))
+			continue;
+		if ((i > 0 && IN(s->argv[pos[i - 1]], gen_containers_pos)) ||
+		    (i + 1 < npos && IN(s->argv[pos[i + 1]],
+		    gen_containers_pos))) {
+			if (all != NULL)
+				*all = 1;
+			return 1;
+		}
+	}
 	if (word_verb(s->argv[0], gen_verbs, nitems(gen_verbs), 1, all))
 		return 1;
 	for (i = 0; i < npos && i < 4; i++) {
@@ -1322,8 +1367,13 @@ fed_by_listing(const struct segment *s)
 static int
 mass_word(const char *w, int positional)
 {
-	size_t	len = strlen(w);
+	size_t		 len = strlen(w);
+	const char	*sl;
 
+	/* Every file of a kind in a directory: /lustre/x/STAR.bam. */
+	if (positional && (sl = strrchr(w, '/')) != NULL && sl[1] == '*' &&
+	    strchr(sl + 2, '/') == NULL && strpbrk(w, "$`") == NULL)
+		return 1;
 	if (positional)
 		return strcmp(w, "all") == 0 || strcmp(w, "ALL") == 0 ||
 		    strcmp(w, "*") == 0 || strcmp(w, "'*'") == 0 ||
@@ -1352,6 +1402,30 @@ prod_word(const char *w)
 	return 0;
 }
 
+static const char *base_name(const char *);
+
+/* A verb on a cache, the dependencies or a build tree (deps.clean). */
+static int
+regen_target(const struct segment *s, const size_t *pos, size_t npos)
+{
+	const char	*w, *q, *e, *end;
+	size_t		 i;
+
+	for (i = 0; i <= npos && i < 5; i++) {
+		w = i == 0 ? base_name(s->argv[0]) : s->argv[pos[i - 1]];
+		end = w + strlen(w);
+		for (q = w; q < end; q = e + 1) {
+			for (e = q; e < end && strchr(".:-_", *e) == NULL; e++)
+				;
+			if (e > q && PART_IN(q, (size_t)(e - q), gen_regen))
+				return 1;
+			if (e == end)
+				break;
+		}
+	}
+	return 0;
+}
+
 static int
 check_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
     const size_t *pos, size_t npos)
@@ -1366,6 +1440,8 @@ check_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
 	switch (r->check) {
 	case CHECK_MASS:
 		if (!segment_verb(s, pos, npos, 1, &all))
+			return 0;
+		if (regen_target(s, pos, npos))
 			return 0;
 		if (all)
 			return 1;
@@ -1398,6 +1474,14 @@ check_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
 		 */
 		if (r->args == NULL)
 			return 0;
+		/*
+		 * SQL given on stdin (echo 'TRUNCATE ...' | npx prisma db
+		 * execute --stdin): the command reads it as statements.
+		 */
+		if (s->stdin_text != NULL && strchr(s->stdin_text, ' ') !=
+		    NULL && regex_match(c, r->args, s->stdin_text,
+		    strlen(s->stdin_text)))
+			return 1;
 		for (i = 1; i < s->argc; i++) {
 			w = s->argv[i];
 			if (strchr(w, ' ') == NULL)
@@ -2005,6 +2089,7 @@ runner_skip(const struct segment *s, size_t i)
 		{ "aws-vault", "exec", 1, 1 }, { "dotenv", NULL, 1, 0 },
 		{ "direnv", "exec", 0, 1 }, { "nix", "develop", 1, 0 },
 		{ "devbox", "run", 0, 0 }, { "pixi", "run", 0, 0 },
+		{ "heroku", "run", 1, 0 },
 	};
 	const char	*n = base_name(s->argv[i]);
 	size_t		 r, k;

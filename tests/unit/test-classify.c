@@ -478,6 +478,36 @@ t_decisions(void)
 	    RISK_SAFE);
 	CHECK_INT(risk_of("bq query --dry_run 'DROP TABLE ds.t'", NULL),
 	    RISK_SAFE);
+	/* Held-out set 9: harmless purge/clean/reset subcommands. */
+	{
+		static const char	*harmless[] = {
+			"module purge", "ml purge", "make clean", "mvn clean",
+			"gradle clean", "cargo clean", "go clean -cache",
+			"npm cache clean --force", "pip cache purge",
+			"conda clean --all -y", "systemctl reset-failed",
+			"tput reset", "reset", "brew cleanup", "apt clean",
+			"docker builder prune", "mix deps.clean --all",
+			"poetry cache clear --all pypi", "ip route flush cache",
+			"nodetool clearsnapshot -t pre-upgrade shop",
+			"birdc disable peer_ix2", "supabase db reset",
+		};
+		size_t			 i;
+
+		for (i = 0; i < sizeof harmless / sizeof harmless[0]; i++) {
+			if (risk_of(harmless[i], NULL) == RISK_DANGEROUS)
+				fprintf(stderr, "dangerous: %s\n", harmless[i]);
+			CHECK(risk_of(harmless[i], NULL) != RISK_DANGEROUS);
+		}
+	}
+	/* Held-out set 9: strong verbs, destroying flags, containers. */
+	CHECK_INT(risk_of("nodetool assassinate 10.0.3.14", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("sudo xfs_repair -L /dev/vg0/lv", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("neonctl projects delete abc", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("echo 'TRUNCATE t;' | npx prisma db execute --stdin",
+	    NULL), RISK_DANGEROUS);
 }
 
 static void
