@@ -1017,8 +1017,8 @@ judge(struct sup *s, const struct seccomp_notif *req,
 		answered = 1;
 	}
 	/*
-	 * Nothing of /proc/PID is read from here on: the exec holds the
-	 * target's exec_update_lock, and a reader would spin or sleep on it.
+	 * All of /proc/PID was read before the exec went on: its name
+	 * changes with the exec, and the process may be gone soon after.
 	 */
 	if (fd != -1)
 		ev.is_static = elf_static(fd);
