@@ -1834,6 +1834,7 @@ code_executes(const char *code)
 		"os.execute", "io.popen", "removeSync", "Deno.run",
 		"Deno.Command", "remove_tree", "rmdir", "unlink(",
 		"b64decode", "decode_base64", "atob(", "pack(",
+		"dbutils.fs.rm",
 	};
 	size_t	i;
 
@@ -1864,6 +1865,7 @@ judge_deletes(struct judge *j, const char *code, int depth)
 		{ "unlinkSync", 0 }, { "unlink", 0 }, { "os.remove", 0 },
 		{ "File.delete", 0 }, { "FileUtils.rm", 0 },
 		{ "remove_file", 0 },
+		{ "dbutils.fs.rm", 1 },
 	};
 	static const char *homes[] = {
 		"process.env.HOME", "os.homedir()", "Path.home()",

@@ -587,6 +587,11 @@ t_structure(void)
 		{ "ls build | xargs rm -rf", RISK_SAFE },
 		{ "perl -e 'use File::Path; rmtree(\"/etc\")'",
 		    RISK_DANGEROUS },
+		/* Databricks' dbutils.fs.rm(PATH, True) is rm -rf PATH. */
+		{ "python -c \"from databricks.sdk.runtime import dbutils; "
+		    "dbutils.fs.rm('/mnt/raw', True)\"", RISK_DANGEROUS },
+		{ "python -c \"from databricks.sdk.runtime import dbutils; "
+		    "dbutils.fs.rm('/tmp/scratch', True)\"", RISK_MODERATE },
 		{ "python3 -c \"import os; os.system('ls')\"", RISK_MODERATE },
 		{ "psql -c 'DROP DATABASE prod'", RISK_DANGEROUS },
 		{ "echo 'DROP TABLE users' | psql app", RISK_DANGEROUS },
