@@ -998,6 +998,11 @@ is_template_value(const char *s, size_t n)
 				;
 			if (i < n && s[i] == '=')
 				i++;
+			/* an empty replacement (KEY= then the closing /) */
+			if (i < n && s[i] == '/' && i > 3 && s[i - 1] == '=')
+				for (i++; i < n && isalpha((unsigned char)s[i]);
+				    i++)
+					;
 		}
 		if (i == n)
 			return 1;
@@ -1072,6 +1077,94 @@ is_masked_token(const char *s, size_t n)
 }
 
 /*
+ * REPLACE_ME, CHANGE-ME, fill_me_in: a name that asks to be replaced.
+ */
+static int
+is_replace_me(const char *s, size_t n)
+{
+	static const char *const verbs[] = { "replace", "change", "fill",
+	    NULL };
+	size_t	i, k;
+
+	for (k = 0; verbs[k] != NULL; k++) {
+		i = strlen(verbs[k]);
+		if (n < i + 3 || strncasecmp(s, verbs[k], i) != 0 ||
+		    (s[i] != '_' && s[i] != '-') ||
+		    strncasecmp(s + i + 1, "me", 2) != 0)
+			continue;
+		i += 3;
+		if (i == n)
+			return 1;
+		if (n == i + 3 && (s[i] == '_' || s[i] == '-') &&
+		    strncasecmp(s + i + 1, "in", 2) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * {API_KEY}, {token}: one name in single braces (a format placeholder).
+ */
+static int
+is_brace_name(const char *s, size_t n)
+{
+	size_t	i;
+	int	upper = 0, lower = 0;
+
+	if (n < 3 || s[0] != '{' || s[n - 1] != '}' ||
+	    !isalpha((unsigned char)s[1]))
+		return 0;
+	for (i = 1; i + 1 < n; i++) {
+		if (isupper((unsigned char)s[i]))
+			upper = 1;
+		else if (islower((unsigned char)s[i]))
+			lower = 1;
+		else if (!isdigit((unsigned char)s[i]) && s[i] != '_' &&
+		    s[i] != '-')
+			return 0;
+	}
+	return !(upper && lower);
+}
+
+/*
+ * A masked path: three or more trailing /-separated segments that are each
+ * one character repeated (3+ times, after an optional upper-case letter:
+ * T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX, services/XXX/YYY/ZZZ),
+ * preceded by nothing or by a segment of letters only.
+ */
+static int
+is_masked_path(const char *s, size_t n)
+{
+	size_t	e = n, b, i, segs = 0;
+
+	while (e > 0) {
+		for (b = e; b > 0 && s[b - 1] != '/'; b--)
+			;
+		i = b;
+		if (e - i >= 4 && isupper((unsigned char)s[i]) &&
+		    s[i + 1] != s[i])
+			i++;
+		if (e - i < 3)
+			break;
+		for (i++; i < e && s[i] == s[i - 1]; i++)
+			;
+		if (i != e || !isalnum((unsigned char)s[e - 1]))
+			break;
+		segs++;
+		if (b == 0)
+			return segs >= 3;
+		e = b - 1;
+	}
+	if (segs < 3)
+		return 0;
+	for (b = e; b > 0 && s[b - 1] != '/'; b--) {
+		if (!isalpha((unsigned char)s[b - 1]))
+			return 0;
+	}
+	return e > b;
+}
+
+/*
  * Is this secret a reference or a placeholder rather than a value: $VAR,
  * ${VAR}, $(cmd), `cmd`, <...>, {{ }}, %VAR%, @keychain:NAME, an
  * environment lookup in code, ***, xxxx, sk-xxxx..., PASSWORD, or one of
@@ -1089,7 +1182,7 @@ is_placeholder(const char *s, size_t n)
 	}
 	while (n > 0 && (s[n - 1] == '"' || s[n - 1] == '\''))
 		n--;
-	if (n == 0 || (n == 1 && s[0] == '$'))
+	if (n == 0 || (n == 1 && (s[0] == '$' || s[0] == '-')))
 		return 1;
 	if (s[0] == '$' && n > 1 && (s[1] == '{' || s[1] == '(' ||
 	    s[1] == '_' || isalpha((unsigned char)s[1])))
@@ -1117,7 +1210,8 @@ is_placeholder(const char *s, size_t n)
 			return 1;
 	}
 	if (is_placeholder_name(s, n) || is_masked_token(s, n) ||
-	    is_template_value(s, n))
+	    is_template_value(s, n) || is_replace_me(s, n) ||
+	    is_brace_name(s, n) || is_masked_path(s, n))
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
