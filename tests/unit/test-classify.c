@@ -457,6 +457,20 @@ t_decisions(void)
 	CHECK_INT(risk_of("rm -rf ./build", NULL), RISK_SAFE);
 	CHECK_INT(risk_of("rm -rf build/", NULL), RISK_SAFE);
 	CHECK_INT(risk_of("rm -rf /tmp/build", NULL), RISK_SAFE);
+	/* heldout12: relative source trees and siblings; cleanup stays safe */
+	CHECK_INT(risk_of("rm -rf ./src", NULL), RISK_DANGEROUS);
+	CHECK_INT(risk_of("rm -rf ../webapp", NULL), RISK_DANGEROUS);
+	CHECK_INT(risk_of("rm -fr /home/deploy/app", NULL), RISK_DANGEROUS);
+	CHECK_INT(risk_of("(cd ~/code && rm -rf api web infra)", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("rm -rf node_modules", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("rm -rf ./dist", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("rm -rf target", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("rm -rf /tmp/x", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("find . -name '*.pyc' -delete", NULL), RISK_SAFE);
+	CHECK_INT(risk_of("find . -name \"*.go\" | xargs rm", NULL),
+	    RISK_DANGEROUS);
+	CHECK_INT(risk_of("echo \"\" | crontab -", NULL), RISK_DANGEROUS);
 	CHECK_INT(risk_of("python script.py", NULL), RISK_SAFE);
 	CHECK_INT(risk_of("aws secretsmanager get-secret-value --secret-id x",
 	    NULL), RISK_MODERATE);
