@@ -5,8 +5,8 @@
 # heldout2.tsv/heldout2-clean.txt, heldout3.tsv/heldout3-clean.txt,
 # heldout4.tsv/heldout4-clean.txt, heldout5.tsv/heldout5-clean.txt,
 # heldout6.tsv/heldout6-clean.txt, heldout7.tsv/heldout7-clean.txt,
-# heldout8.tsv/heldout8-clean.txt, heldout9.tsv/heldout9-clean.txt and
-# heldout10.tsv/heldout10-clean.txt):
+# heldout8.tsv/heldout8-clean.txt, heldout9.tsv/heldout9-clean.txt,
+# heldout10.tsv/heldout10-clean.txt and heldout11.tsv/heldout11-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -26,7 +26,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 7:heldout7.tsv:heldout7-clean.txt" \
     "held-out set 8:heldout8.tsv:heldout8-clean.txt" \
     "held-out set 9:heldout9.tsv:heldout9-clean.txt" \
-    "held-out set 10:heldout10.tsv:heldout10-clean.txt"; do
+    "held-out set 10:heldout10.tsv:heldout10-clean.txt" \
+    "held-out set 11:heldout11.tsv:heldout11-clean.txt"; do
 	IFS=: read -r name secrets clean <<-EOF
 	$c
 	EOF
