@@ -1189,6 +1189,18 @@ is_placeholder(const char *s, size_t n)
 		return 1;
 	if (s[0] == '`')
 		return 1;
+	/* A printf conversion, the value comes as an argument: %s, %s\n. */
+	if (n >= 2 && s[0] == '%') {
+		for (i = 1; i < n && strchr("-+ #0123456789.", s[i]) != NULL;
+		    i++)
+			;
+		if (i < n && strchr("sdiuxXfgcqb", s[i]) != NULL) {
+			for (i++; i + 1 < n && s[i] == '\\'; i += 2)
+				;
+			if (i == n)
+				return 1;
+		}
+	}
 	/* %NPM_TOKEN% (Windows cmd) */
 	if (n >= 3 && s[0] == '%' && s[n - 1] == '%' &&
 	    (isalpha((unsigned char)s[1]) || s[1] == '_')) {

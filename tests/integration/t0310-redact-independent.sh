@@ -6,7 +6,8 @@
 # heldout4.tsv/heldout4-clean.txt, heldout5.tsv/heldout5-clean.txt,
 # heldout6.tsv/heldout6-clean.txt, heldout7.tsv/heldout7-clean.txt,
 # heldout8.tsv/heldout8-clean.txt, heldout9.tsv/heldout9-clean.txt,
-# heldout10.tsv/heldout10-clean.txt and heldout11.tsv/heldout11-clean.txt):
+# heldout10.tsv/heldout10-clean.txt, heldout11.tsv/heldout11-clean.txt and
+# heldout12.tsv/heldout12-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -27,11 +28,26 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 8:heldout8.tsv:heldout8-clean.txt" \
     "held-out set 9:heldout9.tsv:heldout9-clean.txt" \
     "held-out set 10:heldout10.tsv:heldout10-clean.txt" \
-    "held-out set 11:heldout11.tsv:heldout11-clean.txt"; do
-	IFS=: read -r name secrets clean <<-EOF
+    "held-out set 11:heldout11.tsv:heldout11-clean.txt" \
+    "held-out set 12:heldout12.tsv:heldout12-clean.txt:session_id="; do
+	# A fourth field names lines of the clean file that are redacted by
+	# decision: they are checked to change, and left out of the check
+	# that nothing else does (heldout12: a session id in a URL is a
+	# bearer credential, its writer counted it as clean).
+	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
 	S=$FIX/$secrets C=$FIX/$clean
+	if [ -n "$decided" ]; then
+		grep -vF -- "$decided" "$FIX/$clean" >"$T/clean.$secrets"
+		grep -F -- "$decided" "$FIX/$clean" >"$T/decided.$secrets"
+		C=$T/clean.$secrets
+		test_expect_success "$name: lines with $decided are redacted, by decision" '
+			test -s "$T/decided.$secrets" &&
+			deliberate redact --level minimal <"$T/decided.$secrets" >"$T/out" &&
+			test "$(grep -c "$decided\[REDACTED" "$T/out")" = "$(wc -l <"$T/decided.$secrets")"
+		'
+	fi
 	test_expect_success "$name: present and large enough" '
 		test "$(grep -v "^#" "$S" | grep -c .)" -ge 300 &&
 		test "$(grep -v "^#" "$C" | grep -c .)" -ge 150
