@@ -177,6 +177,10 @@ struct segment {
 	const char	 *stdin_text;	/* here-doc, here-string or echoed
 					   text fed to stdin, if any */
 	char		 *xbuf;		/* words xargs appends (owned) */
+	/* Set by judge_segment for its rules: */
+	int		  noop;		/* a help or dry-run form */
+	int		  verb;		/* seg_verb: 0 not yet, 1 none, 2 a
+					   verb, 3 a verb on everything */
 };
 
 static void	judge_line(struct judge *, const char *, size_t, int);
@@ -1293,8 +1297,7 @@ word_verb(const char *w, const char **v, size_t n, int compound, int *all)
  * one of its first four positionals, or a single-dash option (-rm).
  */
 static int
-segment_verb(struct segment *s, const size_t *pos, size_t npos, int mig,
-    int *all)
+segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 {
 	size_t	i;
 
@@ -1316,7 +1319,7 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int mig,
 		if (word_verb(s->argv[pos[i]], gen_verbs, nitems(gen_verbs),
 		    0, all))
 			return 1;
-		if (mig && word_verb(s->argv[pos[i]], gen_migverbs,
+		if (word_verb(s->argv[pos[i]], gen_migverbs,
 		    nitems(gen_migverbs), 0, all))
 			return 1;
 	}
@@ -1342,6 +1345,19 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int mig,
 		}
 	}
 	return 0;
+}
+
+/* segment_verb, once per segment whatever the number of check rules. */
+static int
+seg_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
+{
+	int	a = 0;
+
+	if (s->verb == 0)
+		s->verb = !segment_verb(s, pos, npos, &a) ? 1 : a ? 3 : 2;
+	if (s->verb == 3)
+		*all = 1;
+	return s->verb >= 2;
 }
 
 /*
@@ -1434,12 +1450,12 @@ check_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
 	int		 all = 0, dashdash = 0;
 	const char	*w, *eq;
 
-	if (segment_noop(s) || (r->check == CHECK_SQLARG ?
+	if (s->noop || (r->check == CHECK_SQLARG ?
 	    IN(s->name, gen_textonly) : IN(s->name, gen_exempt)))
 		return 0;
 	switch (r->check) {
 	case CHECK_MASS:
-		if (!segment_verb(s, pos, npos, 1, &all))
+		if (!seg_verb(s, pos, npos, &all))
 			return 0;
 		if (regen_target(s, pos, npos))
 			return 0;
@@ -1459,7 +1475,7 @@ check_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
 		}
 		return 0;
 	case CHECK_PROD:
-		if (!segment_verb(s, pos, npos, 1, &all))
+		if (!seg_verb(s, pos, npos, &all))
 			return 0;
 		for (i = 1; i < s->argc; i++) {
 			if (prod_word(s->argv[i]))
@@ -1627,6 +1643,8 @@ judge_segment(struct judge *j, struct segment *s, int depth)
 	struct risk_rule	*r;
 	double			 factor;
 
+	s->noop = segment_noop(s);
+	s->verb = 0;
 	/* Candidates: exact name, prefix names, wildcard rules. */
 	lo = 0;
 	hi = c->nindex;
@@ -1670,7 +1688,7 @@ judge_segment(struct judge *j, struct segment *s, int depth)
 		}
 	}
 	/* A help or dry-run form runs nothing its command rules fear. */
-	if (segment_noop(s)) {
+	if (s->noop) {
 		j->noop_segs++;
 		for (i = 0; i < ncand; i++) {
 			if (hit[i] && !c->rules[cand[i]].wildcard &&
