@@ -30,17 +30,16 @@
 # verdict.  Variants run interleaved REPS times; medians.  DAEMON_CPU and
 # SHELL_CPU pin the daemon and the shell (taskset) when set.
 #
-# bash: the script is read by an interactive bash, so every line goes to
-# the history like typed input, and the hook reads it from there; the
-# DEBUG trap is armed by the test (PS0 is not expanded for script input),
-# which adds a pattern test per line to the hook's cost.  Every variant
-# has two script lines per command line (the hooked ones run the prompt
-# command on the second, the others ":"), so the shell's own reading and
-# history work cancels out.  zsh: the
-# accept-line widget is called outside zle (its last call, to the original
-# widget, fails fast) and then precmd.  With the hook's module (loaded
-# from $BUILD/zsh), zle calls its C widget and zsh its pre-prompt work
-# with no shell function; there is no line editor and no prompt here, so
+# bash: the lines are read on stdin by an interactive bash, as typed lines
+# are: each goes to the history, bash expands PS0 (where the hook checks
+# it, in C) and runs PROMPT_COMMAND (the hook's prompt work) for each, with
+# no line editor (stdin is not a terminal, which the daemon takes for
+# automation: the full check prints a moderate note, to /dev/null).  zsh:
+# the accept-line widget is called outside zle (its last call, to the
+# original widget, fails fast) and then precmd.  With the hook's module
+# (loaded from $BUILD/zsh), zle calls its C widget and zsh its pre-prompt
+# work with no shell function; there is no line editor and no prompt here,
+# so
 # the same C code is called as builtins ("deliberate_zhook accept LINE",
 # "deliberate_zhook precmd"), which costs a little more.
 set -u
@@ -68,7 +67,9 @@ fi
 HAVE_PERF=0
 perf stat -x, -e task-clock -o "$T/p" -- true >/dev/null 2>&1 && HAVE_PERF=1
 
-# bash scripts, one per variant.
+# bash scripts, one per variant, read on stdin by an interactive bash, as
+# typed lines are: bash expands PS0 (the hook's per-line check) and runs
+# PROMPT_COMMAND (its prompt work) for each line.
 bash_script() {	# variant
 	local i line="ls -la" hook=1
 	case $1 in
@@ -76,23 +77,19 @@ bash_script() {	# variant
 	full|down) line="git log" ;;
 	esac
 	{
-		echo 'source "$SRC/shell-hooks/deliberate.bash"'
-		echo '(( __dlb_builtin )) || exit 1; trap - DEBUG; deliberate_hook prompt'
-		[ "$1" = down ] && echo 'DELIBERATE_SOCKET=$T/none'
-		echo 'arm='"'"'[[ $BASH_COMMAND == /bin/true* ]] && __dlb_armed=1; deliberate_hook debug "$_"'"'"
-		(( hook )) && echo 'trap "$arm" DEBUG'
+		if (( hook )); then
+			echo 'source "$SRC/shell-hooks/deliberate.bash"'
+			echo '(( __dlb_builtin )) || exit 1'
+			[ "$1" = down ] && echo 'DELIBERATE_SOCKET=$T/none'
+		fi
 		echo 'T0=$EPOCHREALTIME; read -r S0 _ </proc/$$/schedstat'
 		for ((i = 0; i < N; i++)); do
 			case $1 in
-			empty)	echo ": $line r$i"
-				echo ":" ;;
-			bare)	echo "/bin/true $line r$i"
-				echo ":" ;;
-			*)	echo "/bin/true $line r$i"
-				echo "deliberate_hook prompt" ;;
+			empty)	echo ": $line r$i" ;;
+			*)	echo "/bin/true $line r$i" ;;
 			esac
 		done
-		echo 'trap - DEBUG; read -r S1 _ </proc/$$/schedstat'
+		echo 'read -r S1 _ </proc/$$/schedstat'
 		echo 'echo "$T0 $EPOCHREALTIME $S0 $S1" >"$T/wall"'
 	} >"$T/$1.bash"
 }
@@ -138,23 +135,24 @@ Z
 sched() { awk '{ print $1 }' "/proc/$DPID/schedstat" 2>/dev/null || echo 0; }
 # One run: prints "cpu_us wall_us daemon_us self_us" per line.
 run() {	# shell variant
-	local d0 d1 cpu w0 w1 s0 s1
+	local d0 d1 cpu w0 w1 s0 s1 in=/dev/null
 	d0=$(sched)
 	if [ "$1" = bash ]; then
-		set -- ${SHELL_CPU:+taskset -c $SHELL_CPU} bash --norc -i "$T/$2.bash"
+		in=$T/$2.bash
+		set -- ${SHELL_CPU:+taskset -c $SHELL_CPU} bash --norc -i
 	else
 		set -- ${SHELL_CPU:+taskset -c $SHELL_CPU} zsh -f -i -c "source '$T/$2.zsh'"
 	fi
 	if (( HAVE_PERF )); then
 		perf stat -x, -e task-clock -o "$T/p" -- "$@" \
-		    </dev/null >/dev/null 2>&1
+		    <"$in" >/dev/null 2>&1
 		cpu=$(awk -F, '/task-clock/ { print $1 * 1000 }' "$T/p")
 	else
 		cpu=$(/usr/bin/python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL,
+subprocess.run(sys.argv[1:], stdin=sys.stdin,
     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print((r.ru_utime + r.ru_stime) * 1e6)' "$@")
+print((r.ru_utime + r.ru_stime) * 1e6)' "$@" <"$in")
 	fi
 	d1=$(sched)
 	read -r w0 w1 s0 s1 <"$T/wall"

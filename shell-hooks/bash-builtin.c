@@ -51,6 +51,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,31 @@ dlb_var(const char *name)
 	return get_string_value(name);
 }
 
+extern char	**export_env;
+extern void	 maybe_make_export_env(void);
+
+/*
+ * A variable's value, read from the environment bash passes to commands
+ * when it is exported: a lookup in bash's own tables counts a hit in the
+ * variable's hash bucket, a write to the shell's memory, and after every
+ * fork each first write to a page costs a page fault (see dlb_set).  The
+ * environment is brought up to date first, as bash does before running
+ * a command; variables that are not exported are looked up.
+ */
+static const char *
+dlb_env(const char *name)
+{
+	size_t	n = strlen(name);
+	char	**e;
+
+	maybe_make_export_env();
+	for (e = export_env; e != NULL && *e != NULL; e++) {
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	}
+	return dlb_var(name);
+}
+
 /*
  * The socket path, by the rules of docs/protocol.md; looked up again at
  * most once a second (each variable lookup writes to the shell's memory,
@@ -120,13 +147,13 @@ dlb_socket_path1(char *out, size_t len)
 	const char	*v;
 	int		 n;
 
-	if ((v = dlb_var("DELIBERATE_SOCKET")) != NULL && *v != '\0')
+	if ((v = dlb_env("DELIBERATE_SOCKET")) != NULL && *v != '\0')
 		n = snprintf(out, len, "%s", v);
-	else if ((v = dlb_var("XDG_RUNTIME_DIR")) != NULL && *v != '\0')
+	else if ((v = dlb_env("XDG_RUNTIME_DIR")) != NULL && *v != '\0')
 		n = snprintf(out, len, "%s/deliberate/sock", v);
-	else if ((v = dlb_var("DELIBERATE_HOME")) != NULL && *v != '\0')
+	else if ((v = dlb_env("DELIBERATE_HOME")) != NULL && *v != '\0')
 		n = snprintf(out, len, "%s/run/sock", v);
-	else if ((v = dlb_var("HOME")) != NULL && *v != '\0')
+	else if ((v = dlb_env("HOME")) != NULL && *v != '\0')
 		n = snprintf(out, len, "%s/.deliberate/run/sock", v);
 	else
 		return -1;
@@ -320,6 +347,14 @@ static struct {
 }		 dlb_shadow[24];
 
 /*
+ * Set while the DELIBERATE_* variables hold what a line recorded on the
+ * fast path leaves (allow, safe, fast, nothing else): the next such line
+ * then sets none of them.  Any other dlb_set() and dlb_shadow_stale()
+ * clear it.
+ */
+static int		 dlb_vars_fast;
+
+/*
  * The DELIBERATE_* variables the builtin sets are remembered here: they
  * are not even looked up when they keep their value (a lookup writes a
  * counter in the shell's hash table).  Whenever shell code that might set
@@ -333,6 +368,7 @@ dlb_shadow_stale(void)
 
 	for (i = 0; i < sizeof dlb_shadow / sizeof dlb_shadow[0]; i++)
 		dlb_shadow[i].valid = 0;
+	dlb_vars_fast = 0;
 }
 
 static void
@@ -341,6 +377,7 @@ dlb_set(const char *name, const char *value)
 	const char	*v;
 	size_t		 i, n = sizeof dlb_shadow / sizeof dlb_shadow[0];
 
+	dlb_vars_fast = 0;
 	if (strncmp(name, "DELIBERATE_", 11) != 0 ||
 	    strcmp(name, "DELIBERATE_LINE") == 0) {
 		v = get_string_value(name);
@@ -348,9 +385,16 @@ dlb_set(const char *name, const char *value)
 			bind_variable((char *)name, (char *)value, 0);
 		return;
 	}
+	/* The names are the same literals each time: pointers first. */
 	for (i = 0; i < n && dlb_shadow[i].name != NULL; i++) {
-		if (strcmp(dlb_shadow[i].name, name) == 0)
+		if (dlb_shadow[i].name == name)
 			break;
+	}
+	if (i == n || dlb_shadow[i].name == NULL) {
+		for (i = 0; i < n && dlb_shadow[i].name != NULL; i++) {
+			if (strcmp(dlb_shadow[i].name, name) == 0)
+				break;
+		}
 	}
 	if (i < n && dlb_shadow[i].name != NULL && dlb_shadow[i].valid &&
 	    strcmp(dlb_shadow[i].value, value) == 0)
@@ -391,16 +435,12 @@ dlb_parse_reply(const char *p)
 	return hook_parse_reply(p, dlb_reply_set);
 }
 
+static unsigned int	 dlb_ct_gen;	/* one per check: see below */
+
 /* What bash would run for the first word (cheap lookups, no fork). */
 static const char *
-dlb_cmd_type(const char *word)
+dlb_cmd_type1(char *w)
 {
-	char	w[256];
-
-	if (strlen(word) >= sizeof w || *word == '\0' || strchr(word, '=') ||
-	    strpbrk(word, "\"'$`\\") != NULL)
-		return NULL;
-	strcpy(w, word);
 #if defined(ALIAS)
 	if (find_alias(w) != NULL)
 		return "alias";
@@ -412,6 +452,24 @@ dlb_cmd_type(const char *word)
 	if (find_shell_builtin(w) != NULL)
 		return "builtin";
 	return "file";
+}
+
+/* The fast path and the context ask about the same word: asked once. */
+static const char *
+dlb_cmd_type(const char *word)
+{
+	static char		 w[256];
+	static const char	*ct;
+	static unsigned int	 gen;
+
+	if (strlen(word) >= sizeof w || *word == '\0' || strchr(word, '=') ||
+	    strpbrk(word, "\"'$`\\") != NULL)
+		return NULL;
+	if (gen == dlb_ct_gen && ct != NULL && strcmp(w, word) == 0)
+		return ct;
+	strcpy(w, word);
+	gen = dlb_ct_gen;
+	return ct = dlb_cmd_type1(w);
 }
 
 /* hook_cmd_fn for bash: a command, a builtin or a keyword. */
@@ -431,7 +489,7 @@ dlb_fast_path(const char *line)
 	const char	*v;
 	char		 path[sizeof ((struct sockaddr_un *)0)->sun_path];
 
-	if ((v = dlb_var("DELIBERATE_FASTPATH")) != NULL && strcmp(v, "0") == 0)
+	if ((v = dlb_env("DELIBERATE_FASTPATH")) != NULL && strcmp(v, "0") == 0)
 		return 0;
 	hook_trig_load(dlb_socket_path(path, sizeof path) == 0 ? path : NULL);
 	return hook_fast_path(line, dlb_plain_cmd);
@@ -453,7 +511,7 @@ dlb_add_context(struct hook_buf *b, const char *line)
 	}
 	hook_addkv(b, "source", "hook");
 	hook_addkv(b, "line", line);
-	v = dlb_var("PWD");
+	v = dlb_env("PWD");
 	if (v == NULL || *v != '/')
 		v = getcwd(cwd, sizeof cwd) != NULL ? cwd : "/";
 	hook_addkv(b, "cwd", v);
@@ -461,7 +519,7 @@ dlb_add_context(struct hook_buf *b, const char *line)
 	hook_addnum(b, "ppid", (long long)getppid());
 	hook_addkv(b, "tty", tty);
 	hook_addkv(b, "shell", "bash");
-	if ((v = dlb_var("TERM")) != NULL)
+	if ((v = dlb_env("TERM")) != NULL)
 		hook_addkv(b, "term", v);
 	hook_adds(b, interactive_shell ? ",\"interactive\":true" :
 	    ",\"interactive\":false");
@@ -469,12 +527,12 @@ dlb_add_context(struct hook_buf *b, const char *line)
 	    ",\"isTTY\":false");
 	hook_adds(b, getenv("SUDO_UID") != NULL ? ",\"sudo\":true" :
 	    ",\"sudo\":false");
-	if ((v = dlb_var("DELIBERATE_SESSION")) != NULL && *v != '\0')
+	if ((v = dlb_env("DELIBERATE_SESSION")) != NULL && *v != '\0')
 		hook_addkv(b, "session", v);
 	hook_first_word(line, w, sizeof w);
 	if ((ct = dlb_cmd_type(w)) != NULL)
 		hook_addkv(b, "cmdType", ct);
-	if ((v = dlb_var("PATH")) != NULL)
+	if ((v = dlb_env("PATH")) != NULL)
 		hook_addkv(b, "pathEnv", v);
 	hook_addnum(b, "ts", hook_now_ms());
 }
@@ -487,7 +545,7 @@ dlb_budget(int opt_ms)
 
 	if (opt_ms > 0)
 		return opt_ms;
-	if ((v = dlb_var("DELIBERATE_HOOK_TIMEOUT_MS")) != NULL &&
+	if ((v = dlb_env("DELIBERATE_HOOK_TIMEOUT_MS")) != NULL &&
 	    (ms = atoi(v)) > 0 && ms <= 60000)
 		return ms;
 	return DLB_BUDGET_MS;
@@ -549,6 +607,7 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 
 	msg.len = 0;
 	msg.oom = 0;
+	dlb_ct_gen++;
 
 	if (strlen(line) > DLB_MAX_LINE) {
 		dlb_reset_vars("allow");
@@ -561,10 +620,13 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 		hook_adds(&msg, ",\"action\":\"execute\"}\n");
 		r = msg.oom ? -1 : dlb_exchange(&msg, NULL,
 		    t0 + dlb_budget(ms));
+		if (r == 0 && dlb_vars_fast)
+			return EXECUTION_SUCCESS;
 		dlb_reset_vars(r == 0 ? "allow" : "down");
 		if (r == 0) {
 			dlb_set("DELIBERATE_RISK", "safe");
 			dlb_set("DELIBERATE_OK", "fast");
+			dlb_vars_fast = 1;
 		}
 		return r == 0 ? EXECUTION_SUCCESS : 3;
 	}
@@ -670,7 +732,7 @@ dlb_annotate_head(struct hook_buf *msg, const char *kind, const char *id)
 	hook_addkv(msg, "kind", kind);
 	if (strcmp(id, "-") == 0) {
 		hook_adds(msg, ",\"last\":true");
-		if ((v = dlb_var("DELIBERATE_SESSION")) != NULL)
+		if ((v = dlb_env("DELIBERATE_SESSION")) != NULL)
 			hook_addkv(msg, "session", v);
 	} else
 		hook_addkv(msg, "entryId", id);
@@ -773,20 +835,22 @@ static int	dlb_total(void);
 static int
 dlb_preexec(void)
 {
-	const char	*v, *risk, *note, *msg;
-	char		*line;
+	const char	*v, *line, *risk, *note, *msg;
 	int		 record, r;
 
 	/* DELIBERATE_LINE is set only for the shell's slow paths. */
-	v = dlb_line_text();
-	if (v[strspn(v, " \t\n")] == '\0')
-		return EXECUTION_SUCCESS;
-	if ((line = strdup(v)) == NULL)
+	line = dlb_line_text();
+	if (line[strspn(line, " \t\n")] == '\0')
 		return EXECUTION_SUCCESS;
 	/* A line typed with a leading space is checked, never recorded. */
 	record = !(*line == ' ' || *line == '\t' || *line == '\n');
 	r = dlb_check_line(line, record, 1, 0, 0);
-	free(line);
+	/* Recorded on the fast path: nothing to read back. */
+	if (r == EXECUTION_SUCCESS && dlb_vars_fast) {
+		if (record)
+			dlb_arm("-");
+		return EXECUTION_SUCCESS;
+	}
 	v = dlb_var("DELIBERATE_ACTION");
 	if (r == 3 || v == NULL || strcmp(v, "prompt") == 0 ||
 	    strcmp(v, "deny") == 0 || strcmp(v, "down") == 0 || *v == '\0') {
@@ -813,9 +877,9 @@ dlb_preexec(void)
 static int
 dlb_precmd(WORD_LIST *list)
 {
-	struct hook_buf	 msg = { NULL, 0, 0, 0 };
 	const char	*v;
-	char		 num[64];
+	char		 num[96];
+	size_t		 len;
 	long long	 t0 = hook_mono_ms();
 	int		 status = 0;
 
@@ -831,22 +895,179 @@ dlb_precmd(WORD_LIST *list)
 	}
 	if (dlb_armed) {
 		dlb_armed = 0;
-		dlb_annotate_head(&msg, "outcome", dlb_eid);
-		hook_adds(&msg, ",\"ack\":false");
-		snprintf(num, sizeof num, ",\"exitStatus\":%d,"
-		    "\"durationMs\":%lld}\n", status, t0 - dlb_t0);
-		hook_adds(&msg, num);
 		/* It goes with the next message (see dlb_pending). */
 		if (dlb_pending_pid != getpid())
 			dlb_pending.len = 0;
 		dlb_pending_pid = getpid();
-		if (!msg.oom)
-			hook_addn(&dlb_pending, msg.p, msg.len);
-		if (dlb_pending.oom || dlb_pending.len > DLB_PENDING_MAX)
-			dlb_pending.len = dlb_pending.oom = 0;
-		free(msg.p);
+		len = dlb_pending.len;
+		dlb_annotate_head(&dlb_pending, "outcome", dlb_eid);
+		snprintf(num, sizeof num, ",\"ack\":false,\"exitStatus\":%d,"
+		    "\"durationMs\":%lld}\n", status, t0 - dlb_t0);
+		hook_adds(&dlb_pending, num);
+		/* Out of memory: this one is lost; too many: all are. */
+		if (dlb_pending.oom)
+			dlb_pending.len = len;
+		if (dlb_pending.len > DLB_PENDING_MAX)
+			dlb_pending.len = 0;
+		dlb_pending.oom = 0;
+		if (dlb_pending.p != NULL)
+			dlb_pending.p[dlb_pending.len] = '\0';
 	}
 	dlb_marked = dlb_total();
+	return EXECUTION_SUCCESS;
+}
+
+/*
+ * The PS0 hook.  bash expands PS0 once for each command line it has read,
+ * after parsing it and before running any of it.  The hook's PS0 holds
+ * ${__dlb_hook}, a variable whose value bash gets from dlb_hook_value(),
+ * so the whole per-line check runs there, in C, with no shell code: no
+ * DEBUG trap and no extdebug on a common line.  A line that needs the
+ * shell (a prompt, a refusal, a daemon that is down) is lent the DEBUG
+ * trap, with extdebug's skipping of a refused command (debugging_mode),
+ * until the next prompt gives the user's own trap back (dlb_give_back).
+ */
+extern char	*trap_list[];
+extern int	 executing;
+extern int	 current_command_number;
+extern void	 set_debug_trap(char *);
+extern void	 restore_default_signal(int);
+
+#define DLB_DEBUG_TRAP	NSIG		/* DEBUG_TRAP in bash's trap.h */
+
+static char	 dlb_trap[] = "deliberate_hook debug \"$_\"";
+static int	 dlb_ps0_cmd = -1;	/* current_command_number checked */
+static int	 dlb_lent;		/* 1 lent, 2 lent and fired */
+static int	 dlb_lent_mode;		/* debugging_mode before */
+static char	*dlb_lent_prev;		/* the user's DEBUG trap, or NULL */
+static int	 dlb_ps0_mode;		/* "init" made ${__dlb_hook} */
+static int	 dlb_ps0_fired;		/* since the last prompt */
+static int	 dlb_prompt_ccn = -1;	/* current_command_number then */
+
+static int	dlb_eval(const char *);
+
+/* The DEBUG trap's command, or NULL (none, or ignored). */
+static const char *
+dlb_debug_trap(void)
+{
+	char	*t = trap_list[DLB_DEBUG_TRAP];
+
+	return (uintptr_t)t <= 1 ? NULL : t;	/* DEFAULT_SIG, IGNORE_SIG */
+}
+
+static void
+dlb_lend_trap(void)
+{
+	const char	*t = dlb_debug_trap();
+
+	if (t != NULL && strcmp(t, dlb_trap) == 0)
+		t = NULL;
+	free(dlb_lent_prev);
+	dlb_lent_prev = t != NULL ? strdup(t) : NULL;
+	dlb_set("__dlb_prev_debug", dlb_lent_prev != NULL ? dlb_lent_prev : "");
+	set_debug_trap(dlb_trap);
+	dlb_lent_mode = debugging_mode;
+	debugging_mode = 1;
+	dlb_lent = 1;
+}
+
+/*
+ * At the prompt: the user's DEBUG trap back, unless the line set one of
+ * its own.  A lent line that fired no trap (a function definition) ran
+ * without the shell's say: __deliberate_unfired records that.
+ */
+static void
+dlb_give_back(void)
+{
+	const char	*t = dlb_debug_trap();
+	int		 fired = dlb_lent == 2;
+
+	if (dlb_lent == 0)
+		return;
+	dlb_lent = 0;
+	if (t != NULL && strcmp(t, dlb_trap) == 0) {
+		if (dlb_lent_prev != NULL)
+			set_debug_trap(dlb_lent_prev);
+		else
+			restore_default_signal(DLB_DEBUG_TRAP);
+	}
+	if (debugging_mode == 1)
+		debugging_mode = dlb_lent_mode;
+	free(dlb_lent_prev);
+	dlb_lent_prev = NULL;
+	dlb_set("__dlb_prev_debug", "");
+	if (!fired)
+		dlb_eval("__deliberate_unfired");
+}
+
+/*
+ * ${__dlb_hook}: empty, and on bash's own expansion of PS0 (not yet
+ * executing, once per command number, in the shell itself) the line's
+ * check.
+ */
+static SHELL_VAR *
+dlb_hook_value(SHELL_VAR *v)
+{
+	if (executing || dlb_ps0_cmd == current_command_number ||
+	    getpid() != dollar_dollar_pid || subshell_environment != 0)
+		return v;
+	dlb_ps0_cmd = current_command_number;
+	dlb_ps0_fired = 1;
+	if (dlb_preexec() != EXECUTION_SUCCESS)
+		dlb_lend_trap();
+	return v;
+}
+
+/* Assignments to ${__dlb_hook} change nothing. */
+static SHELL_VAR *
+dlb_hook_assign(SHELL_VAR *v, char *value, arrayind_t ind, char *key)
+{
+	(void)value;
+	(void)ind;
+	(void)key;
+	return v;
+}
+
+/*
+ * "init": make ${__dlb_hook}.  Fails, so that the shell falls back to a
+ * DEBUG trap on every line, unless this bash keeps its DEBUG trap where
+ * trap.h says (set one and look).
+ */
+static int
+dlb_init(void)
+{
+	static char	 probe[] = "__deliberate_probe", name[] = "__dlb_hook";
+	static char	 empty[] = "";
+	SHELL_VAR	*v;
+	const char	*t;
+	char		*save;
+	int		 ok;
+
+	t = dlb_debug_trap();
+	save = t != NULL ? strdup(t) : NULL;
+	if (t != NULL && save == NULL)
+		return EXECUTION_FAILURE;
+	set_debug_trap(probe);
+	t = dlb_debug_trap();
+	ok = t != NULL && strcmp(t, probe) == 0;
+	if (save != NULL)
+		set_debug_trap(save);
+	else if (ok)
+		restore_default_signal(DLB_DEBUG_TRAP);
+	else
+		dlb_eval("trap - DEBUG");
+	free(save);
+	if (!ok)
+		return EXECUTION_FAILURE;
+	v = find_variable(name);
+	if (v == NULL || v->dynamic_value != dlb_hook_value) {
+		if ((v = bind_global_variable(name, empty, 0)) == NULL)
+			return EXECUTION_FAILURE;
+		v->dynamic_value = dlb_hook_value;
+		v->assign_func = dlb_hook_assign;
+		VSETATTR(v, att_nounset);
+	}
+	dlb_ps0_mode = 1;
 	return EXECUTION_SUCCESS;
 }
 
@@ -888,13 +1109,22 @@ dlb_debug(void)
 		snprintf(cmd, sizeof cmd, "__deliberate_prev_debug %d", st);
 		dlb_eval(cmd);
 	}
-	if ((v = dlb_var("__dlb_armed")) == NULL || strcmp(v, "1") != 0)
+	if (dlb_lent == 2)
+		return EXECUTION_SUCCESS;
+	if (dlb_lent == 0 && ((v = dlb_var("__dlb_armed")) == NULL ||
+	    strcmp(v, "1") != 0))
 		return EXECUTION_SUCCESS;
 	/* The prompt's own command of a line that fired no trap. */
 	if ((v = dlb_var("BASH_COMMAND")) != NULL &&
 	    (strncmp(v, "__deliberate_precmd", 19) == 0 ||
 	    strncmp(v, "deliberate_hook prompt", 22) == 0))
 		return EXECUTION_SUCCESS;
+	/* Lent by the PS0 hook: the line is checked, the shell acts. */
+	if (dlb_lent == 1) {
+		dlb_lent = 2;
+		return dlb_eval("__deliberate_slow") == 0 ? EXECUTION_SUCCESS :
+		    EXECUTION_FAILURE;
+	}
 	dlb_set("__dlb_armed", "0");
 	if (dlb_preexec() == EXECUTION_SUCCESS)
 		return EXECUTION_SUCCESS;
@@ -918,7 +1148,10 @@ dlb_prompt(void)
 	char		 num[16];
 	int		 st = last_command_exit_value;
 
-	if ((v = dlb_var("__dlb_armed")) != NULL && strcmp(v, "1") == 0)
+	dlb_give_back();
+	/* The legacy DEBUG trap's armed line that fired none. */
+	if (!dlb_ps0_mode && (v = dlb_var("__dlb_armed")) != NULL &&
+	    strcmp(v, "1") == 0)
 		dlb_eval("__deliberate_unseen");
 	snprintf(num, sizeof num, "%d", st & 255);
 	d.word = num;
@@ -926,6 +1159,17 @@ dlb_prompt(void)
 	w.word = &d;
 	w.next = NULL;
 	dlb_precmd(&w);
+	/*
+	 * PS0 is looked at only when a command ran that the PS0 hook did not
+	 * see (another tool replaced PS0), and at the first prompt.
+	 */
+	if (dlb_ps0_mode && (dlb_ps0_fired ||
+	    current_command_number == dlb_prompt_ccn)) {
+		dlb_ps0_fired = 0;
+		dlb_prompt_ccn = current_command_number;
+		return st;
+	}
+	dlb_prompt_ccn = current_command_number;
 	v = dlb_var("__dlb_ps0");
 	ps0 = dlb_var("PS0");
 	if (v != NULL && *v != '\0' && (ps0 == NULL || strstr(ps0, v) == NULL))
@@ -993,6 +1237,8 @@ deliberate_hook_builtin(WORD_LIST *list)
 		return dlb_debug();
 	if (strcmp(verb, "prompt") == 0)
 		return dlb_prompt();
+	if (strcmp(verb, "init") == 0)
+		return dlb_init();
 	if (strcmp(verb, "arm") == 0) {
 		dlb_arm(list->next != NULL ? list->next->word->word : "-");
 		return EXECUTION_SUCCESS;

@@ -33,15 +33,23 @@ __dlb_ps0='${__dlb_e:0:$((__dlb_armed=1,0))}'
 # last entry.
 export DELIBERATE_SESSION="bash-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
 
-# Completion, from the file next to this one, unless one is loaded already.
+__dlb_dir=${BASH_SOURCE[0]%/*}
+[[ $__dlb_dir == "${BASH_SOURCE[0]}" ]] && __dlb_dir=.
+
+# Completion, from the file next to this one, unless one is loaded already:
+# loaded at the first completion of "deliberate" (124 makes bash retry
+# with the compspec completion.bash registers).
+__deliberate_complete() {
+	unset -f __deliberate_complete
+	. "$__dlb_dir/completion.bash" && return 124
+}
 if ! complete -p deliberate >/dev/null 2>&1 &&
-    [[ -f ${BASH_SOURCE[0]%/*}/completion.bash ]]; then
-	. "${BASH_SOURCE[0]%/*}/completion.bash"
+    [[ -f $__dlb_dir/completion.bash ]]; then
+	complete -F __deliberate_complete deliberate
 fi
 
 __deliberate_load() {
-	local f dir=${BASH_SOURCE[0]%/*} cli=
-	[[ $dir == "${BASH_SOURCE[0]}" ]] && dir=.
+	local f dir=$__dlb_dir cli=
 	if hash deliberate 2>/dev/null; then
 		cli=${BASH_CMDS[deliberate]-}
 	fi
@@ -59,305 +67,51 @@ __deliberate_load() {
 	return 0
 }
 
-# Set $? for whatever runs next (a chained DEBUG trap wants the user's).
-__deliberate_status() {
-	return "$1"
-}
-
-__deliberate_warn_down() {
-	(( __dlb_warned )) && return 0
-	__dlb_warned=1
-	printf 'deliberate: daemon unreachable; commands run unchecked ' >&2
-	printf '(start it with: deliberate daemon start)\n' >&2
-}
-
-# Ask the daemon about $1; $2 is the flags for the builtin (-r, -e).
-# Sets DELIBERATE_ACTION and friends; "down" when there is no answer.
-__deliberate_ask() {
-	local out rc
-	if (( __dlb_builtin )); then
-		deliberate_hook check $2 -f -- "$1"
-		return
-	fi
-	DELIBERATE_ACTION=down
-	[[ -n $__dlb_cli ]] || return 3
-	local rec=
-	[[ $2 == *-r* || $2 == *-e* ]] && rec=--record
-	out=$("$__dlb_cli" check $rec --shell bash --format sh \
-	    --session "$DELIBERATE_SESSION" --pid "$$" --ppid "$PPID" \
-	    --timeout 90 -- "$1" 2>/dev/null)
-	rc=$?
-	if [[ $rc == 0 || $rc == 1 ]]; then
-		eval "$out"
-	else
-		DELIBERATE_ACTION=down
-	fi
-	return $rc
-}
-
-# The daemon is down: hand the line to the CLI, which seals it into the
-# spool for the daemon to record when it is back.  In the background, so
-# the command does not wait.
-__deliberate_spool() {
-	[[ -n $__dlb_cli ]] || return 0
-	( "$__dlb_cli" log --source hook --shell bash --cwd "$PWD" \
-	    --line "$1" </dev/null >/dev/null 2>&1 & )
-}
-
-# Send the answer to a prompted check.
-__deliberate_decide() {
-	local id=$1 action=$2 ms=$3
-	[[ -n $id ]] || return 0
-	if (( __dlb_builtin )); then
-		deliberate_hook decision "$id" "$action" "$ms" ${4+"$4"}
-	else
-		"$__dlb_cli" decision --check-id "$id" --action "$action" \
-		    --time "$ms" ${4+--modified "$4"} >/dev/null 2>&1
-	fi
-	return 0
-}
-
-# Milliseconds since $1 (an EPOCHREALTIME value).
-__deliberate_ms() {
-	local now=${EPOCHREALTIME/[!0-9]/} then=${1/[!0-9]/}
-	__dlb_ms=$(( (10#$now - 10#$then) / 1000 ))
-}
-
-# The line being run, without forking when the builtin is there.
-__deliberate_line() {
-	if (( __dlb_builtin )); then
-		deliberate_hook line
-		return
-	fi
-	local h
-	h=$(HISTTIMEFORMAT= builtin history 1)
-	DELIBERATE_LINE=$BASH_COMMAND
-	[[ $h =~ ^\ *[0-9]+\*?\ \ (.*)$ ]] && DELIBERATE_LINE=${BASH_REMATCH[1]}
-}
-
-# "f" at the prompt: the line runs and its entry is corrected to safe, so
-# the daemon learns the shape (docs/annotations.md).
-__deliberate_false_alarm() {
-	if (( __dlb_builtin )); then
-		deliberate_hook annotate correction \
-		    "${DELIBERATE_ENTRY_ID:--}" safe
-	elif [[ -n $__dlb_cli ]]; then
-		"$__dlb_cli" correct --last --as safe >/dev/null 2>&1
-	fi
-	return 0
-}
-
-# Ask y/N/e/f for a dangerous line.  Returns 0 to run it, 1 to refuse.
-__deliberate_prompt() {
-	local line=$1 id=${DELIBERATE_CHECK_ID-} ans= new= t0 tty=/dev/tty
-	local to=${DELIBERATE_PROMPT_TIMEOUT:-${DELIBERATE_TIMEOUT:-30}}
-	[[ -w $tty ]] || tty=/dev/stderr
-	{
-		printf '\ndeliberate: \e[1;31mdangerous\e[0m command\n'
-		printf '  %s\n' "$line"
-		printf '  rule:  %s: %s\n' "${DELIBERATE_RULE:-?}" \
-		    "${DELIBERATE_DESC:-}"
-		[[ -n ${DELIBERATE_ALT-} ]] &&
-		    printf '  safer: %s\n' "$DELIBERATE_ALT"
-		printf 'Run it? [y/N/e(dit)/f(alse alarm)] (%ss) ' "$to"
-	} >"$tty"
-	t0=$EPOCHREALTIME
-	if ! read -r -s -n 1 -t "$to" ans <"$tty"; then
-		__deliberate_ms "$t0"
-		printf '\ndeliberate: no answer in %ss, cancelled\n' "$to" \
-		    >"$tty"
-		__deliberate_decide "$id" timeout "$__dlb_ms"
-		return 1
-	fi
-	case $ans in
-	[yY])
-		__deliberate_ms "$t0"
-		printf 'y\n' >"$tty"
-		__deliberate_decide "$id" execute "$__dlb_ms"
-		return 0
-		;;
-	[fF])
-		__deliberate_ms "$t0"
-		printf 'f\ndeliberate: remembered as a false alarm\n' >"$tty"
-		__deliberate_decide "$id" execute "$__dlb_ms"
-		__deliberate_false_alarm
-		return 0
-		;;
-	[eE])
-		printf 'e\n' >"$tty"
-		read -r -e -i "$line" -p 'edit> ' new <"$tty" || new=
-		__deliberate_ms "$t0"
-		if [[ -z ${new//[[:space:]]/} ]]; then
-			__deliberate_decide "$id" cancel "$__dlb_ms"
-			printf 'deliberate: cancelled\n' >"$tty"
-			return 1
-		fi
-		__deliberate_decide "$id" modify "$__dlb_ms" "$new"
-		builtin history -s -- "$new"
-		__deliberate_run_edited "$new"
-		return 1
-		;;
-	*)
-		__deliberate_ms "$t0"
-		printf 'N\ndeliberate: cancelled\n' >"$tty"
-		__deliberate_decide "$id" cancel "$__dlb_ms"
-		return 1
-		;;
-	esac
-}
-
-# Check an edited line again and run it if it passes.
-__deliberate_run_edited() {
-	local __dlb_new=$1
-	__deliberate_judge "$__dlb_new" -r || return 1
-	eval "$__dlb_new"
-}
-
-# Decide about one line.  Returns 0 to run it, non-zero to refuse.
-__deliberate_judge() {
-	__deliberate_ask "$1" "$2"
-	__deliberate_act "$1" "$2"
-}
-
-# Act on the verdict for line $1 (flags $2) in DELIBERATE_ACTION and
-# friends.  Returns 0 to run it, non-zero to refuse.
-__deliberate_act() {
-	local line=$1 flags=$2
-	case ${DELIBERATE_ACTION-} in
-	down|'')
-		__deliberate_warn_down
-		[[ $flags == *-r* || $flags == *-e* ]] &&
-		    __deliberate_spool "$line"
-		return 0
-		;;
-	prompt)
-		__deliberate_prompt "$line"
-		return
-		;;
-	deny)
-		printf 'deliberate: refused (enforce mode): %s: %s\n' \
-		    "${DELIBERATE_RULE:-?}" "${DELIBERATE_DESC:-}" >&2
-		[[ -n ${DELIBERATE_ALT-} ]] &&
-		    printf '  safer: %s\n' "$DELIBERATE_ALT" >&2
-		return 1
-		;;
-	*)
-		if [[ ${DELIBERATE_RISK-} == moderate &&
-		    ${DELIBERATE_NOTE-} == true ]]; then
-			printf 'deliberate: moderate risk: %s\n' \
-			    "${DELIBERATE_DESC:-${DELIBERATE_RULE:-}}" >&2
-		fi
-		return 0
-		;;
-	esac
-}
-
-# Called from the DEBUG trap on the first command of an armed line.  With
-# the builtin, "deliberate_hook preexec" has done the common case (read the
-# line, check it, note, arm the outcome) in one call and returned 10: this
-# only acts on a prompt, a refusal or a daemon that is down.  Without it,
-# the line is checked here through the CLI.
-__deliberate_preexec() {
-	local line flags=-r
-	if (( __dlb_builtin )); then
-		line=${DELIBERATE_LINE-}
-	else
-		__deliberate_line
-		line=${DELIBERATE_LINE-}
-		[[ -n ${line//[[:space:]]/} ]] || return 0
-		__deliberate_ask "$line" -r
-	fi
-	# Privacy: a line typed with a leading space is checked but never
-	# recorded, whatever HISTCONTROL says.
-	[[ $line == [[:space:]]* ]] && flags=
-	__deliberate_act "$line" "$flags" || return 1
-	# Recorded: the prompt reports its outcome.
-	if [[ -n $flags && ${DELIBERATE_ACTION-} != down ]] &&
-	    (( __dlb_builtin )); then
-		deliberate_hook arm "${DELIBERATE_ENTRY_ID:--}"
-	fi
-	return 0
-}
-
-# The DEBUG trap.  $1 is $_ of the user's last command, put back at the
-# end; $? is restored by bash itself.
-__deliberate_debug() {
-	local __dlb_st=$? __dlb_r=0
-	if [[ -n $__dlb_prev_debug ]]; then
-		__deliberate_status "$__dlb_st"
-		eval "$__dlb_prev_debug"
-	fi
-	if [[ $__dlb_armed == 1 && $BASH_COMMAND != __deliberate_precmd* ]]
-	then
-		__dlb_armed=0
-		# The common case is the builtin's alone (see preexec below).
-		if ! { (( __dlb_builtin )) && deliberate_hook preexec; } &&
-		    ! __deliberate_preexec; then
-			# Abandon the whole line, in a subshell too.
-			[[ $BASHPID != "$$" ]] && kill -INT "$$"
-			kill -INT "$BASHPID"
-			__dlb_r=1
-		fi
-	fi
-	: "$1"
-	return $__dlb_r
-}
-
-# At each prompt: the outcome of the line that ran (exit status and
-# duration, sent by the builtin), and the history mark.
-__deliberate_precmd() {
-	local __dlb_st=$?
-	[[ $__dlb_armed == 1 ]] && __deliberate_unseen
-	(( __dlb_builtin )) && deliberate_hook precmd "$__dlb_st"
-	# Another tool may have replaced PS0 since.
-	[[ ${PS0-} == *"$__dlb_ps0"* ]] || PS0=${PS0-}$__dlb_ps0
-	return $__dlb_st
-}
-
-# The line fired no DEBUG trap (a function definition): record it now.
-__deliberate_unseen() {
-	__dlb_armed=0
-	__deliberate_line
-	if [[ -n ${DELIBERATE_LINE//[[:space:]]/} &&
-	    $DELIBERATE_LINE != [[:space:]]* ]]; then
-		__deliberate_ask "$DELIBERATE_LINE" -e
-		[[ $DELIBERATE_ACTION == down ]] && __deliberate_warn_down
-	fi
-	return 0
-}
-
-# With the builtin, the DEBUG trap is "deliberate_hook debug" and these run
-# only on its rare paths: the earlier DEBUG trap, with the user's $? ($1),
-# and a line the builtin could not settle alone (prompt, refusal, daemon
-# down).  A refused line is abandoned with SIGINT, in a subshell too.
-__deliberate_prev_debug() {
-	__deliberate_status "$1"
-	eval "$__dlb_prev_debug"
+# The rare paths' functions (deliberate-lib.bash), loaded on first use.
+# The builtin calls only these three.
+__deliberate_lib() {
+	. "$__dlb_dir/deliberate-lib.bash"
 }
 __deliberate_slow() {
-	__deliberate_preexec && return 0
-	[[ $BASHPID != "$$" ]] && kill -INT "$$"
-	kill -INT "$BASHPID"
-	return 1
+	__deliberate_lib && __deliberate_slow "$@"
+}
+__deliberate_unfired() {
+	__deliberate_lib && __deliberate_unfired "$@"
+}
+__deliberate_prev_debug() {
+	__deliberate_lib && __deliberate_prev_debug "$@"
 }
 
 __deliberate_install() {
-	local t
-	__deliberate_load
-	# Keep an existing DEBUG trap and run it first.
-	t=$(trap -p DEBUG)
-	if [[ -n $t ]]; then
-		eval "__deliberate_trapstr ${t#trap }"
+	local t pc=__deliberate_precmd
+	if [[ ! -r $__dlb_dir/deliberate-lib.bash ]]; then
+		printf 'deliberate: %s is missing; commands are not checked\n' \
+		    "$__dlb_dir/deliberate-lib.bash" >&2
+		return 0
 	fi
-	shopt -s extdebug
-	# With the builtin, the trap and the prompt command are one builtin
-	# call each (see debug and prompt in bash-builtin.c).
-	local pc=__deliberate_precmd
-	if (( __dlb_builtin )); then
-		trap 'deliberate_hook debug "$_"' DEBUG
+	__deliberate_load
+	# With the builtin, PS0's ${__dlb_hook} checks each line in C and the
+	# prompt command is one builtin call; the user's DEBUG trap and
+	# extdebug are left alone, and a line that needs the shell is lent a
+	# trap of ours until the next prompt (see "The PS0 hook" in
+	# bash-builtin.c).
+	if (( __dlb_builtin )) && deliberate_hook init; then
+		__dlb_ps0='${__dlb_hook}'
 		pc='deliberate_hook prompt'
 	else
-		trap '__deliberate_debug "$_"' DEBUG
+		__deliberate_lib
+		# Keep an existing DEBUG trap and run it first.
+		t=$(trap -p DEBUG)
+		if [[ -n $t ]]; then
+			eval "__deliberate_trapstr ${t#trap }"
+		fi
+		shopt -s extdebug
+		if (( __dlb_builtin )); then
+			trap 'deliberate_hook debug "$_"' DEBUG
+			pc='deliberate_hook prompt'
+		else
+			trap '__deliberate_debug "$_"' DEBUG
+		fi
 	fi
 	PS0=${PS0-}$__dlb_ps0
 	if [[ ${PROMPT_COMMAND+set} && ${PROMPT_COMMAND@a} == *a* ]]; then
@@ -374,3 +128,4 @@ __deliberate_trapstr() {
 }
 
 __deliberate_install
+unset -f __deliberate_install __deliberate_load

@@ -391,6 +391,16 @@ hook_addjson(struct hook_buf *b, const char *s)
 
 	hook_addn(b, "\"", 1);
 	while (n > 0) {
+		/* A run of printable ASCII goes in one copy. */
+		for (k = 0; k < n && p[k] >= 0x20 && p[k] < 0x7f &&
+		    p[k] != '"' && p[k] != '\\'; k++)
+			;
+		if (k > 0) {
+			hook_addn(b, (const char *)p, k);
+			p += k;
+			n -= k;
+			continue;
+		}
 		if (*p == '"' || *p == '\\') {
 			hook_addn(b, "\\", 1);
 			hook_addn(b, (const char *)p, 1);

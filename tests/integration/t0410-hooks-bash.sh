@@ -136,9 +136,11 @@ t_status() {
 	tsend b1 '(exit 7)'
 	tsend b1 'echo st=$?'
 	twait b1 'st=7'
+	# The user's own DEBUG trap (b1's) sets $_ before each command, as
+	# it would without the hook; without one (b4) $_ is the last word.
 	tsend b1 'echo one two'
 	tsend b1 'echo last=$_'
-	twait b1 'last=two'
+	twait b1 "last=it's"
 }
 test_expect_success '$?, PIPESTATUS and $_ are preserved' t_status
 
@@ -146,18 +148,22 @@ t_chain() {
 	tsend b1 'echo pc=$__pc'
 	tsend b1 'echo pc=$__pc'
 	twait b1 'pc='
-	a=$(tscreen b1 | sed -n 's/^pc=\([0-9]*\)$/\1/p' | tail -n 2 | sed -n 1p)
-	b=$(tscreen b1 | sed -n 's/^pc=\([0-9]*\)$/\1/p' | tail -n 1)
+	a=$(tscreen b1 | sed -n 's/^\(\[ps0\]\)*pc=\([0-9]*\)$/\2/p' | tail -n 2 | sed -n 1p)
+	b=$(tscreen b1 | sed -n 's/^\(\[ps0\]\)*pc=\([0-9]*\)$/\2/p' | tail -n 1)
 	test "$b" -gt "$a"
 	tsend b1 'echo dbg=$__dbg'
 	twait b1 'dbg='
-	n=$(tscreen b1 | sed -n 's/^dbg=\([0-9]*\)$/\1/p' | tail -n 1)
+	n=$(tscreen b1 | sed -n 's/^\(\[ps0\]\)*dbg=\([0-9]*\)$/\2/p' | tail -n 1)
 	test "$n" -gt 5
 	tscreen b1 | grep -q '\[ps0\]'
 	tsend b1 'echo hc=$HISTCONTROL'
 	twait b1 'hc=ignoreboth'
-	tsend b1 'trap -p DEBUG'
-	twait b1 "deliberate_hook debug"
+	# The user's trap is theirs: the hook lends one of its own only to a
+	# line that needs the shell (a prompt), and gives it back.
+	tsend b1 'trap -p DEBUG; echo ext=$BASHOPTS'
+	twait b1 'ext='
+	tscreen b1 | grep -q "trap -- '__dbg="
+	! tscreen b1 | grep 'ext=' | grep -q extdebug
 }
 test_expect_success 'PROMPT_COMMAND string, DEBUG trap with quotes, PS0, HISTCONTROL kept' t_chain
 
@@ -202,7 +208,7 @@ t_double() {
 	twait b2 double-ok
 	tsend b2 'echo n=${#PROMPT_COMMAND[@]} pa=$__pa'
 	twait b2 'n=2 pa='
-	tsend b2 'trap -p DEBUG | grep -o "deliberate_hook debug" | wc -l'
+	tsend b2 'echo "$PS0" | grep -o "__dlb_hook" | wc -l'
 	tsync b2
 	tscreen b2 | grep -qx 1
 	test "$(ecount 'echo double-ok')" = 1
@@ -226,8 +232,75 @@ bstart b4
 t_trigger_free() { hook_trigger_free b4; }
 test_expect_success 'a line without trigger words is recorded without waiting' t_trigger_free
 
+t_underscore() {
+	tsend b4 'echo one two'
+	tsend b4 'echo last=$_'
+	twait b4 'last=two'
+	tsend b4 'trap -p DEBUG; echo "dbg=[$(trap -p DEBUG)]"'
+	twait b4 'dbg=[]'
+}
+test_expect_success '$_ is the last word; no DEBUG trap on common lines' t_underscore
+
 t_stopped() { hook_stopped b4; }
 test_expect_success 'a stopped daemon never blocks the shell' t_stopped
+
+t_fndef() {
+	# Dangerous, and it runs no command: the trap lent for the prompt
+	# never fires, the definition is recorded as run, no prompt shows,
+	# and the next line runs as usual.
+	mkdir -p "$HOME/victim"
+	n0=$(tcount b4 'Run it? [y/N/e')
+	a0=$(tcount b4 'after-def')
+	tsend b4 'zap() { rm -rf ~/victim; }'
+	tsend b4 'echo after-def'
+	twait b4 after-def $((a0 + 2))
+	ewait 'zap() { rm -rf ~/victim; }' execute
+	test "$(tcount b4 'Run it? [y/N/e')" = "$n0"
+	test -d "$HOME/victim"
+	d0=$(tcount b4 'dbg=[]')
+	tsend b4 'echo "dbg=[$(trap -p DEBUG)]"'
+	twait b4 'dbg=[]' $((d0 + 1))
+}
+test_expect_success 'a dangerous function definition is recorded; the trap is given back' t_fndef
+
+t_complete() {
+	# Completion is loaded at the first Tab, not at startup.
+	tsend b4 'complete -p deliberate'
+	twait b4 '__deliberate_complete'
+	tkeys b4 -l 'deliberate validate-da'
+	tkeys b4 Tab
+	twait b4 'deliberate validate-dataset'
+	tkeys b4 C-u
+}
+test_expect_success 'completion of deliberate loads at the first Tab' t_complete
+
+# Without the builtin (no deliberate-bash.so anywhere the hook looks), the
+# hook falls back to a DEBUG trap and the CLI, with deliberate-lib.bash
+# sourced at startup.
+mkdir -p "$T/nob/hooks" "$T/nob/bin"
+cp "$HOOKS/deliberate.bash" "$HOOKS/deliberate-lib.bash" \
+    "$HOOKS/completion.bash" "$T/nob/hooks/"
+ln -s "$BUILD/deliberate" "$T/nob/bin/deliberate"
+printf "PS1='b5\$ '\nPATH='%s':/usr/bin:/bin\nsource '%s/deliberate.bash'\n" \
+    "$T/nob/bin" "$T/nob/hooks" >"$T/b5.rc"
+tstart b5 "cd '$T/w' && env DELIBERATE_PROMPT_TIMEOUT=30 bash --rcfile '$T/b5.rc' -i"
+twait b5 'b5$ '
+t_legacy() {
+	tsend b5 'echo "builtin=$__dlb_builtin"; trap -p DEBUG'
+	twait b5 'builtin=0'
+	twait b5 '__deliberate_debug'
+	mkdir -p "$HOME/victim"
+	tsend b5 'rm -rf ~/victim # legacy'
+	twait b5 'Run it? [y/N/e'
+	tkeys b5 n
+	twait b5 'deliberate: cancelled'
+	ewait 'rm -rf ~/victim # legacy' cancel
+	test -d "$HOME/victim"
+	tsend b5 'echo legacy-ok'
+	twait b5 legacy-ok 2
+	ewait 'echo legacy-ok' execute
+}
+test_expect_success 'without the builtin: DEBUG trap and CLI, still asks' t_legacy
 
 t_down() {
 	daemon_kill9
