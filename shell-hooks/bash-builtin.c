@@ -92,15 +92,15 @@ dlb_var(const char *name)
 }
 
 extern char	**export_env;
-extern void	 maybe_make_export_env(void);
+extern int	 array_needs_making;
 
 /*
  * A variable's value, read from the environment bash passes to commands
  * when it is exported: a lookup in bash's own tables counts a hit in the
  * variable's hash bucket, a write to the shell's memory, and after every
- * fork each first write to a page costs a page fault (see dlb_set).  The
- * environment is brought up to date first, as bash does before running
- * a command; variables that are not exported are looked up.
+ * fork each first write to a page costs a page fault (see dlb_set).  When
+ * the environment is out of date (bash rebuilds it before the next
+ * command) or the variable is not exported, it is looked up.
  */
 static const char *
 dlb_env(const char *name)
@@ -108,7 +108,9 @@ dlb_env(const char *name)
 	size_t	n = strlen(name);
 	char	**e;
 
-	maybe_make_export_env();
+	/* Out of date (an exported variable changed): looked up. */
+	if (array_needs_making)
+		return dlb_var(name);
 	for (e = export_env; e != NULL && *e != NULL; e++) {
 		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
 			return *e + n + 1;
@@ -277,8 +279,22 @@ dlb_exchange(const struct hook_buf *msg, struct hook_buf *reply,
 	sm.len = 0;
 	sm.oom = 0;
 	if (dlb_pending.len > 0 && dlb_pending_pid == getpid()) {
-		hook_addn(&sm, dlb_pending.p, dlb_pending.len);
 		pending = 1;
+		/*
+		 * An event goes after the outcome in the buffer that holds it:
+		 * a page this line has written already (see dlb_set).
+		 */
+		if (reply == NULL) {
+			hook_addn(&dlb_pending, msg->p, msg->len);
+			if (!dlb_pending.oom) {
+				msg = &dlb_pending;
+				goto send;
+			}
+			dlb_pending.oom = 0;
+			dlb_pending.len = 0;
+			goto out;
+		}
+		hook_addn(&sm, dlb_pending.p, dlb_pending.len);
 	}
 	/* A request that wants a reply carries a seq, echoed in it. */
 	if (reply != NULL) {
@@ -287,12 +303,12 @@ dlb_exchange(const struct hook_buf *msg, struct hook_buf *reply,
 		snprintf(num, sizeof num, "{\"seq\":%lu,", ++seq);
 		hook_adds(&sm, num);
 		hook_addn(&sm, msg->p + 1, msg->len - 1);
-	} else if (pending)
-		hook_addn(&sm, msg->p, msg->len);
+	}
 	if (sm.oom)
 		goto out;
 	if (sm.len > 0)
 		msg = &sm;
+send:
 	if ((fd = dlb_connect(&fresh)) < 0)
 		goto out;
 	r = dlb_exchange1(fd, fresh, msg, reply, seq, deadline);
@@ -943,6 +959,10 @@ static char	*dlb_lent_prev;		/* the user's DEBUG trap, or NULL */
 static int	 dlb_ps0_mode;		/* "init" made ${__dlb_hook} */
 static int	 dlb_ps0_fired;		/* since the last prompt */
 static int	 dlb_prompt_ccn = -1;	/* current_command_number then */
+static int	 dlb_pc_ccn = -1;	/* the prompt's work done after it */
+
+static void	dlb_prompt_work(int);
+static int	dlb_pc_attach(void);
 
 static int	dlb_eval(const char *);
 
@@ -1012,6 +1032,12 @@ dlb_hook_value(SHELL_VAR *v)
 	    getpid() != dollar_dollar_pid || subshell_environment != 0)
 		return v;
 	dlb_ps0_cmd = current_command_number;
+	/* The prompt's work was missed: PROMPT_COMMAND is a new variable. */
+	if (dlb_pc_ccn != current_command_number) {
+		dlb_pc_ccn = current_command_number;
+		dlb_prompt_work(last_command_exit_value);
+		(void)dlb_pc_attach();
+	}
 	dlb_ps0_fired = 1;
 	if (dlb_preexec() != EXECUTION_SUCCESS)
 		dlb_lend_trap();
@@ -1067,6 +1093,8 @@ dlb_init(void)
 		v->assign_func = dlb_hook_assign;
 		VSETATTR(v, att_nounset);
 	}
+	if (dlb_pc_attach() != 0)
+		return EXECUTION_FAILURE;
 	dlb_ps0_mode = 1;
 	return EXECUTION_SUCCESS;
 }
@@ -1133,20 +1161,19 @@ dlb_debug(void)
 }
 
 /*
- * PROMPT_COMMAND: "deliberate_hook prompt" returns the status it was
- * given, so the other prompt commands and PS1 see the user's $?.  A line
- * that fired no DEBUG trap (a function definition) is recorded by the
- * shell's __deliberate_unseen; the armed outcome is sent and the history
- * marked; PS0 gets the arming expansion back if another tool replaced it.
+ * The prompt's work, after each command line: a lent DEBUG trap is given
+ * back; a line that fired no legacy DEBUG trap (a function definition) is
+ * recorded by the shell's __deliberate_unseen; the armed outcome is queued
+ * and the history marked; PS0 gets its expansion back if another tool
+ * replaced it.  st is the line's exit status.
  */
-static int
-dlb_prompt(void)
+static void
+dlb_prompt_work(int st)
 {
 	WORD_LIST	 w;
 	WORD_DESC	 d;
 	const char	*v, *ps0;
 	char		 num[16];
-	int		 st = last_command_exit_value;
 
 	dlb_give_back();
 	/* The legacy DEBUG trap's armed line that fired none. */
@@ -1167,14 +1194,61 @@ dlb_prompt(void)
 	    current_command_number == dlb_prompt_ccn)) {
 		dlb_ps0_fired = 0;
 		dlb_prompt_ccn = current_command_number;
-		return st;
+		return;
 	}
 	dlb_prompt_ccn = current_command_number;
 	v = dlb_var("__dlb_ps0");
 	ps0 = dlb_var("PS0");
 	if (v != NULL && *v != '\0' && (ps0 == NULL || strstr(ps0, v) == NULL))
 		dlb_eval("PS0=${PS0-}$__dlb_ps0");
+}
+
+/*
+ * PROMPT_COMMAND, in the legacy mode: "deliberate_hook prompt" returns
+ * the status it was given, so the other prompt commands and PS1 see the
+ * user's $?.
+ */
+static int
+dlb_prompt(void)
+{
+	int	st = last_command_exit_value;
+
+	dlb_prompt_work(st);
 	return st;
+}
+
+/*
+ * With the PS0 hook, the prompt's work needs no prompt command either:
+ * bash looks PROMPT_COMMAND up when a command line has finished, before
+ * running any prompt command, and that lookup asks dlb_pc_value() (the
+ * variable's dynamic value; its value is the user's, untouched).  Once per
+ * command number, and never while a command runs (one that reads
+ * $PROMPT_COMMAND).  Should the variable be unset and made anew, the next
+ * PS0 hook does the missed work and hooks the new one.
+ */
+static SHELL_VAR *
+dlb_pc_value(SHELL_VAR *v)
+{
+	if (executing || dlb_pc_ccn == current_command_number ||
+	    getpid() != dollar_dollar_pid || subshell_environment != 0)
+		return v;
+	dlb_pc_ccn = current_command_number;
+	dlb_prompt_work(last_command_exit_value);
+	return v;
+}
+
+static int
+dlb_pc_attach(void)
+{
+	static char	 name[] = "PROMPT_COMMAND", empty[] = "";
+	SHELL_VAR	*v;
+
+	if ((v = find_variable(name)) == NULL &&
+	    (v = bind_global_variable(name, empty, 0)) == NULL)
+		return -1;
+	if (v->dynamic_value == NULL)
+		v->dynamic_value = dlb_pc_value;
+	return v->dynamic_value == dlb_pc_value ? 0 : -1;
 }
 
 static int

@@ -90,14 +90,14 @@ __deliberate_install() {
 		return 0
 	fi
 	__deliberate_load
-	# With the builtin, PS0's ${__dlb_hook} checks each line in C and the
-	# prompt command is one builtin call; the user's DEBUG trap and
-	# extdebug are left alone, and a line that needs the shell is lent a
-	# trap of ours until the next prompt (see "The PS0 hook" in
-	# bash-builtin.c).
+	# With the builtin, PS0's ${__dlb_hook} checks each line in C, and
+	# bash's lookup of PROMPT_COMMAND after the line does the prompt's
+	# work, also in C: no prompt command, no DEBUG trap, no extdebug.  A
+	# line that needs the shell is lent a trap of ours until the next
+	# prompt (see "The PS0 hook" in bash-builtin.c).
 	if (( __dlb_builtin )) && deliberate_hook init; then
 		__dlb_ps0='${__dlb_hook}'
-		pc='deliberate_hook prompt'
+		pc=
 	else
 		__deliberate_lib
 		# Keep an existing DEBUG trap and run it first.
@@ -114,7 +114,9 @@ __deliberate_install() {
 		fi
 	fi
 	PS0=${PS0-}$__dlb_ps0
-	if [[ ${PROMPT_COMMAND+set} && ${PROMPT_COMMAND@a} == *a* ]]; then
+	if [[ -z $pc ]]; then
+		:
+	elif [[ ${PROMPT_COMMAND+set} && ${PROMPT_COMMAND@a} == *a* ]]; then
 		PROMPT_COMMAND=("$pc" "${PROMPT_COMMAND[@]}")
 	else
 		PROMPT_COMMAND="$pc${PROMPT_COMMAND:+
