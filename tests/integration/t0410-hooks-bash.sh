@@ -242,6 +242,23 @@ t_underscore() {
 }
 test_expect_success '$_ is the last word; no DEBUG trap on common lines' t_underscore
 
+t_pc_anew() {
+	# PROMPT_COMMAND unset and set again: a new variable, without the
+	# hook's lookup; the next line's PS0 hook does the missed work and
+	# hooks the new variable, and the user's prompt command runs.
+	# (Unsetting PROMPT_COMMAND disables prompt hooks: it asks.)
+	n0=$(tcount b4 'Run it? [y/N/e')
+	tsend b4 'unset PROMPT_COMMAND; PROMPT_COMMAND="pcnew=\$((pcnew+1))"'
+	twait b4 'Run it? [y/N/e' $((n0 + 1))
+	tkeys b4 y
+	hook_outcome b4
+	tsend b4 'echo "pcnew=[$pcnew]"'
+	tsync b4
+	n=$(tscreen b4 | sed -n 's/^pcnew=\[\([0-9]*\)\]$/\1/p' | tail -n 1)
+	test "$n" -ge 3
+}
+test_expect_success 'outcomes still reach entries after PROMPT_COMMAND is made anew' t_pc_anew
+
 t_stopped() { hook_stopped b4; }
 test_expect_success 'a stopped daemon never blocks the shell' t_stopped
 
