@@ -3,6 +3,7 @@
 # both measured in the same run.  Prints markdown table rows.
 #
 #   BUILD=build bash bench/hooks.sh [LINES] [REPS]
+#   BENCH_BASHRC=/etc/skel/.bashrc ...   (bash variants read it first)
 #
 # A command line is simulated as what the shell does for it: the hook's
 # pre-run work, one fork+exec of /bin/true (the command), and the hook's
@@ -77,6 +78,9 @@ bash_script() {	# variant
 	full|down) line="git log" ;;
 	esac
 	{
+		# BENCH_BASHRC: a startup file every variant reads first (the
+		# shell a user has, rather than a pristine bash --norc).
+		[ -n "${BENCH_BASHRC:-}" ] && echo "source '$BENCH_BASHRC'"
 		if (( hook )); then
 			echo 'source "$SRC/shell-hooks/deliberate.bash"'
 			echo '(( __dlb_builtin )) || exit 1'

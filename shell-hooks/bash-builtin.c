@@ -424,6 +424,19 @@ dlb_set(const char *name, const char *value)
 	dlb_shadow[i].valid = dlb_shadow[i].value != NULL;
 }
 
+/* A DELIBERATE_* variable the builtin set, without a lookup if it can. */
+static const char *
+dlb_get(const char *name)
+{
+	size_t	i, n = sizeof dlb_shadow / sizeof dlb_shadow[0];
+
+	for (i = 0; i < n && dlb_shadow[i].name != NULL; i++) {
+		if (dlb_shadow[i].valid && strcmp(dlb_shadow[i].name, name) == 0)
+			return dlb_shadow[i].value;
+	}
+	return dlb_var(name);
+}
+
 static void
 dlb_reset_vars(const char *action)
 {
@@ -443,6 +456,48 @@ dlb_reply_set(const char *key, const char *val)
 
 	if (i >= 0)
 		dlb_set(hook_reply_vars[i].var, val);
+}
+
+/*
+ * A check's reply, staged: every variable is then set once, to its value
+ * in the reply or its default, and only when it changes (see dlb_set),
+ * instead of being emptied and set again on every line.
+ */
+#define DLB_NSTAGE	16
+static char	*dlb_stage[DLB_NSTAGE];
+
+static void
+dlb_reply_stage(const char *key, const char *val)
+{
+	int	i = hook_reply_index(key);
+
+	if (i < 0 || i >= DLB_NSTAGE)
+		return;
+	free(dlb_stage[i]);
+	dlb_stage[i] = strdup(val);
+}
+
+/* Parse reply p into the variables.  0, or -1 (nothing set). */
+static int
+dlb_apply_reply(const char *p)
+{
+	const char	*v;
+	int		 i, r;
+
+	r = hook_parse_reply(p, dlb_reply_stage);
+	for (i = 0; hook_reply_vars[i].key != NULL; i++) {
+		if (i >= DLB_NSTAGE)
+			break;
+		if (r == 0) {
+			v = dlb_stage[i] != NULL ? dlb_stage[i] :
+			    strcmp(hook_reply_vars[i].var,
+			    "DELIBERATE_TIMEOUT") == 0 ? "30" : "";
+			dlb_set(hook_reply_vars[i].var, v);
+		}
+		free(dlb_stage[i]);
+		dlb_stage[i] = NULL;
+	}
+	return r;
 }
 
 static int
@@ -618,6 +673,7 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 	/* Kept: the same memory each time (see dlb_set). */
 	static struct hook_buf	 msg;
 	struct hook_buf		 rep = { NULL, 0, 0, 0 };
+	const char		*ok;
 	long long		 t0 = hook_mono_ms();
 	int			 r;
 
@@ -656,15 +712,14 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 		dlb_reset_vars("down");
 		return 3;
 	}
-	dlb_reset_vars("");
-	r = dlb_parse_reply(rep.p);
+	r = dlb_apply_reply(rep.p);
 	free(rep.p);
 	if (r != 0) {
 		dlb_reset_vars("allow");
 		dlb_set("DELIBERATE_ERROR", "unreadable reply");
 		return EXECUTION_FAILURE;
 	}
-	if (strcmp(get_string_value("DELIBERATE_OK"), "true") != 0) {
+	if ((ok = dlb_get("DELIBERATE_OK")) == NULL || strcmp(ok, "true") != 0) {
 		dlb_set("DELIBERATE_ACTION", "allow");
 		return EXECUTION_FAILURE;
 	}
@@ -867,25 +922,25 @@ dlb_preexec(void)
 			dlb_arm("-");
 		return EXECUTION_SUCCESS;
 	}
-	v = dlb_var("DELIBERATE_ACTION");
+	v = dlb_get("DELIBERATE_ACTION");
 	if (r == 3 || v == NULL || strcmp(v, "prompt") == 0 ||
 	    strcmp(v, "deny") == 0 || strcmp(v, "down") == 0 || *v == '\0') {
 		dlb_line();
 		dlb_shadow_stale();
 		return 10;
 	}
-	risk = dlb_var("DELIBERATE_RISK");
-	note = dlb_var("DELIBERATE_NOTE");
+	risk = dlb_get("DELIBERATE_RISK");
+	note = dlb_get("DELIBERATE_NOTE");
 	if (risk != NULL && strcmp(risk, "moderate") == 0 && note != NULL &&
 	    strcmp(note, "true") == 0) {
-		if ((msg = dlb_var("DELIBERATE_DESC")) == NULL || *msg == '\0')
-			msg = dlb_var("DELIBERATE_RULE");
+		if ((msg = dlb_get("DELIBERATE_DESC")) == NULL || *msg == '\0')
+			msg = dlb_get("DELIBERATE_RULE");
 		fprintf(stderr, "deliberate: moderate risk: %s\n",
 		    msg != NULL ? msg : "");
 		fflush(stderr);
 	}
 	if (record)
-		dlb_arm(dlb_var("DELIBERATE_ENTRY_ID"));
+		dlb_arm(dlb_get("DELIBERATE_ENTRY_ID"));
 	return EXECUTION_SUCCESS;
 }
 
