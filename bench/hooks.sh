@@ -98,14 +98,17 @@ bash_script() {	# variant
 	} >"$T/$1.bash"
 }
 zsh_script() {	# variant
-	local line="ls -la" call=line
+	local line="ls -la" call=line src='source "$SRC/shell-hooks/deliberate.zsh"'
 	case $1 in
-	empty)	call=nothing ;;
-	bare)	call=bare ;;
+	empty)	call=nothing src= ;;
+	bare)	call=bare src= ;;
 	full|down) line="make git log" ;;
 	esac
+	# The unhooked variants do not read the hook at all: what it keeps
+	# in the shell's memory is part of its cost (see docs/performance.md).
 	cat >"$T/$1.zsh" <<Z
-source "\$SRC/shell-hooks/deliberate.zsh"
+zmodload zsh/datetime
+$src
 [[ $1 == down ]] && DELIBERATE_SOCKET=\$T/none
 # As typed at a terminal: stdin is /dev/null here, which the classifier
 # would take for automation (a moderate note, the script's path).

@@ -44,8 +44,10 @@
 
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,20 +79,55 @@ extern char	*zlegetline(int *, int *);
 
 enum { ZH_RUN, ZH_SCRIPT };
 
-/* A parameter's value, metafied, or "" when it is unset. */
+static char	*zh_getn(const char *);
+
+/*
+ * A parameter's value, metafied, or "" when it is unset.  A scalar is
+ * read from the parameter table directly: getsparam() parses its argument
+ * as an expression (subscripts, flags), which cost more than the rest of
+ * a line's work, a dozen reads a line.
+ */
 static char *
 zh_get(const char *name)
 {
-	char	*v = getsparam((char *)name);
+	char	*v = zh_getn(name);
 
 	return v != NULL ? v : "";
+}
+
+/* The same, or NULL when it is unset. */
+static char *
+zh_getn(const char *name)
+{
+	Param	 pm;
+
+	pm = (Param)paramtab->getnode(paramtab, (char *)name);
+	if (pm == NULL || (pm->node.flags & PM_UNSET))
+		return NULL;
+	if (PM_TYPE(pm->node.flags) == PM_SCALAR && pm->gsu.s != NULL)
+		return pm->gsu.s->getfn(pm);
+	return getsparam((char *)name);
+}
+
+/* An integer parameter's value, or 0. */
+static zlong
+zh_geti(const char *name)
+{
+	Param	 pm;
+
+	pm = (Param)paramtab->getnode(paramtab, (char *)name);
+	if (pm == NULL || (pm->node.flags & PM_UNSET))
+		return 0;
+	if (PM_TYPE(pm->node.flags) == PM_INTEGER && pm->gsu.i != NULL)
+		return pm->gsu.i->getfn(pm);
+	return getiparam((char *)name);
 }
 
 /* Set a parameter, unless it has the value already (a write costs more). */
 static void
 zh_set(const char *name, const char *value)
 {
-	char	*v = getsparam((char *)name);
+	char	*v = zh_getn(name);
 
 	if (v == NULL || strcmp(v, value) != 0)
 		setsparam(dupstring(name), metafy((char *)value, -1, META_DUP));
@@ -165,7 +202,7 @@ zh_context(void)
 	size_t		 i, n = sizeof zh_ctx_vars / sizeof *zh_ctx_vars;
 
 	for (i = 0; i < n; i++) {
-		v = getsparam((char *)zh_ctx_vars[i]);
+		v = zh_getn(zh_ctx_vars[i]);
 		if ((v == NULL) != (zh.ctxval[i] == NULL) ||
 		    (v != NULL && strcmp(v, zh.ctxval[i]) != 0))
 			break;
@@ -174,7 +211,7 @@ zh_context(void)
 		return zh.ctx.p;
 	for (i = 0; i < n; i++) {
 		free(zh.ctxval[i]);
-		v = getsparam((char *)zh_ctx_vars[i]);
+		v = zh_getn(zh_ctx_vars[i]);
 		zh.ctxval[i] = v != NULL ? strdup(v) : NULL;
 		if (v != NULL && zh.ctxval[i] == NULL)
 			return NULL;
@@ -189,7 +226,7 @@ zh_context(void)
 	snprintf(tmp, sizeof tmp, ",\"pid\":%ld,\"ppid\":%s,"
 	    "\"interactive\":true", (long)getpid(), zh_get("PPID"));
 	hook_adds(&zh.ctx, tmp);
-	if ((v = getsparam("SUDO_UID")) != NULL && *v != '\0')
+	if ((v = zh_getn("SUDO_UID")) != NULL && *v != '\0')
 		hook_adds(&zh.ctx, ",\"sudo\":true");
 	if (zh.ctx.oom)
 		zh.ctx.len = 0;
@@ -227,7 +264,7 @@ zh_odd_aliases(void)
  * daemon's idle limit (by the script, or by us); or -1.
  */
 static int
-zh_fd(void)
+zh_fd1(void)
 {
 	const char	*v = zh_get("__dlb_fd");
 	char		*end;
@@ -242,6 +279,86 @@ zh_fd(void)
 	    zh_now() - t >= ZH_IDLE_S)
 		return -1;
 	return (int)fd;
+}
+
+/* The socket path, by the rules of docs/protocol.md (as the script's). */
+static int
+zh_sockpath(char *out, size_t len)
+{
+	const char	*v;
+	int		 n;
+
+	if (*(v = zh_get("DELIBERATE_SOCKET")) != '\0')
+		n = snprintf(out, len, "%s", v);
+	else if (*(v = zh_get("XDG_RUNTIME_DIR")) != '\0')
+		n = snprintf(out, len, "%s/deliberate/sock", v);
+	else if (*(v = zh_get("DELIBERATE_HOME")) != '\0')
+		n = snprintf(out, len, "%s/run/sock", v);
+	else if (*(v = zh_get("HOME")) != '\0')
+		n = snprintf(out, len, "%s/.deliberate/run/sock", v);
+	else
+		return -1;
+	return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}
+
+/*
+ * A new kept connection, made here rather than by the script (which would
+ * have to be loaded for it: see deliberate-lib.zsh), in the script's
+ * parameters as if zsocket had made it: a descriptor of 10 or more that
+ * zsh knows (so that the script's "exec {fd}>&-" closes it),
+ * close-on-exec, blocking (see __deliberate_send).  The one it replaces
+ * (idle, or for another path) is closed.  -1 when the daemon is not there.
+ */
+static int
+zh_connect(void)
+{
+	struct sockaddr_un	 sun;
+	const char		*v = zh_get("__dlb_fd");
+	char			 tmp[64], *end;
+	long			 old;
+	int			 fd, nfd, fl;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (zh_sockpath(sun.sun_path, sizeof sun.sun_path) != 0)
+		return -1;
+	old = strtol(v, &end, 10);
+	if (*v != '\0' && *end == '\0' && old >= 10 && old <= 65535)
+		zclose((int)old);
+	zh_set("__dlb_fd", "");
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	/* EAGAIN: the backlog is full, the daemon is stuck; not waited for. */
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
+	    (nfd = fcntl(fd, F_DUPFD_CLOEXEC, 10)) < 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if ((fl = fcntl(nfd, F_GETFL)) != -1)
+		(void)fcntl(nfd, F_SETFL, fl & ~O_NONBLOCK);
+	addmodulefd(nfd, FDT_EXTERNAL);
+	snprintf(tmp, sizeof tmp, "%d", nfd);
+	zh_set("__dlb_fd", tmp);
+	zh_set("__dlb_fd_path", sun.sun_path);
+	zh_time(tmp, sizeof tmp);
+	zh_set("__dlb_fd_t", tmp);
+	zh.fd_t = zh_now();
+	return nfd;
+}
+
+/* The kept connection, or a new one for the same path. */
+static int
+zh_fd(void)
+{
+	char	path[sizeof ((struct sockaddr_un *)0)->sun_path];
+	int	fd = zh_fd1();
+
+	if (fd >= 0 && zh_sockpath(path, sizeof path) == 0 &&
+	    strcmp(path, zh_get("__dlb_fd_path")) == 0)
+		return fd;
+	return zh_connect();
 }
 
 /* A send on the kept connection went through. */
@@ -385,8 +502,8 @@ zh_fast(int fd, const char *line)
 {
 	const char	*v;
 
-	if (getiparam("__dlb_ff") + zh.ff >= ZH_FF_MAX ||
-	    ((v = getsparam("DELIBERATE_FASTPATH")) != NULL &&
+	if (zh_geti("__dlb_ff") + zh.ff >= ZH_FF_MAX ||
+	    ((v = zh_getn("DELIBERATE_FASTPATH")) != NULL &&
 	    strcmp(v, "0") == 0) ||
 	    *line < 'a' || *line > 'z' || zh_odd_aliases())
 		return ZH_SCRIPT;
