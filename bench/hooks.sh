@@ -27,7 +27,9 @@
 # varies by more than the whole hook costs from run to run, so the
 # difference of totals with the children (also shown) is mostly that
 # noise.  The daemon's CPU per line (its schedstat) and the wall time per
-# line are shown too; the full check's wall time includes waiting for the
+# line are shown too, and the page faults the hook adds to the shell per
+# line (minflt in /proc/self/stat: unlike the times, nearly the same from
+# run to run); the full check's wall time includes waiting for the
 # verdict.  Variants run interleaved REPS times; medians.  DAEMON_CPU and
 # SHELL_CPU pin the daemon and the shell (taskset) when set.
 #
@@ -82,10 +84,12 @@ bash_script() {	# variant
 		# shell a user has, rather than a pristine bash --norc).
 		[ -n "${BENCH_BASHRC:-}" ] && echo "source '$BENCH_BASHRC'"
 		if (( hook )); then
+			# Before the hook reads it (it keeps the path a second).
+			[ "$1" = down ] && echo 'DELIBERATE_SOCKET=$T/none'
 			echo 'source "$SRC/shell-hooks/deliberate.bash"'
 			echo '(( __dlb_builtin )) || exit 1'
-			[ "$1" = down ] && echo 'DELIBERATE_SOCKET=$T/none'
 		fi
+		echo 'read -r -a F0 </proc/$$/stat'
 		echo 'T0=$EPOCHREALTIME; read -r S0 _ </proc/$$/schedstat'
 		for ((i = 0; i < N; i++)); do
 			case $1 in
@@ -94,7 +98,8 @@ bash_script() {	# variant
 			esac
 		done
 		echo 'read -r S1 _ </proc/$$/schedstat'
-		echo 'echo "$T0 $EPOCHREALTIME $S0 $S1" >"$T/wall"'
+		echo 'read -r -a F1 </proc/$$/stat'
+		echo 'echo "$T0 $EPOCHREALTIME $S0 $S1 ${F0[9]} ${F1[9]}" >"$T/wall"'
 	} >"$T/$1.bash"
 }
 zsh_script() {	# variant
@@ -132,10 +137,12 @@ else
 		__deliberate_precmd
 	}
 fi
+f0=(\$(</proc/\$\$/stat))
 t0=\$EPOCHREALTIME; read -r s0 _ </proc/\$\$/schedstat
 for (( i = 0; i < N; i++ )); do $call "$line r\$i"; done
 read -r s1 _ </proc/\$\$/schedstat
-print -r -- "\$t0 \$EPOCHREALTIME \$s0 \$s1" >"\$T/wall"
+f1=(\$(</proc/\$\$/stat))
+print -r -- "\$t0 \$EPOCHREALTIME \$s0 \$s1 \$f0[10] \$f1[10]" >"\$T/wall"
 Z
 }
 
@@ -162,11 +169,11 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print((r.ru_utime + r.ru_stime) * 1e6)' "$@" <"$in")
 	fi
 	d1=$(sched)
-	read -r w0 w1 s0 s1 <"$T/wall"
+	read -r w0 w1 s0 s1 f0 f1 <"$T/wall"
 	awk -v c="$cpu" -v w0="$w0" -v w1="$w1" -v d="$((d1 - d0))" -v n="$N" \
-	    -v s="$((s1 - s0))" \
-	    'BEGIN { printf "%.1f %.1f %.1f %.1f\n", c / n, (w1 - w0) * 1e6 / n,
-		d / 1e3 / n, s / 1e3 / n }'
+	    -v s="$((s1 - s0))" -v f="$((f1 - f0))" \
+	    'BEGIN { printf "%.1f %.1f %.1f %.1f %.2f\n", c / n, (w1 - w0) * 1e6 / n,
+		d / 1e3 / n, s / 1e3 / n, f / n }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
@@ -187,7 +194,8 @@ for ((r = 0; r < REPS; r++)); do
 	done
 done
 
-# m SHELL VARIANT FIELD: the median of a field (1 cpu, 2 wall, 3 daemon).
+# m SHELL VARIANT FIELD: the median of a field (1 cpu, 2 wall, 3 daemon,
+# 4 the shell's own CPU, 5 the shell's own minor page faults; all per line).
 m() { awk -v f="$3" '{ print $f }' "$T/res.$1.$2" | median; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", (b > 0) ? (100 * a / b) : 0 }'; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
@@ -206,6 +214,7 @@ for s in $shells; do
 		h=$(sub "$(m "$s" "$v" 4)" "$(m "$s" bare 4)")
 		c=$(sub "$(m "$s" "$v" 1)" "$bare")
 		w=$(sub "$(m "$s" "$v" 2)" "$(m "$s" bare 2)")
-		echo "| $s hook, $what | $h µs of the shell's CPU = **$(pct "$h" "$spawn") of a spawn**; shell and children +$c µs ($(pct "$c" "$spawn")); wall +$w µs; daemon $(m "$s" "$v" 3) µs CPU |"
+		pf=$(sub "$(m "$s" "$v" 5)" "$(m "$s" bare 5)")
+		echo "| $s hook, $what | $h µs of the shell's CPU = **$(pct "$h" "$spawn") of a spawn**; shell and children +$c µs ($(pct "$c" "$spawn")); wall +$w µs; +$pf page faults in the shell; daemon $(m "$s" "$v" 3) µs CPU |"
 	done
 done
