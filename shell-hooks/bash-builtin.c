@@ -123,8 +123,6 @@ dlb_env(const char *name)
  * most once a second (each variable lookup writes to the shell's memory,
  * see dlb_set).
  */
-static int	dlb_socket_path1(char *, size_t);
-
 static int
 dlb_socket_path(char *out, size_t len)
 {
@@ -134,32 +132,13 @@ dlb_socket_path(char *out, size_t len)
 	long long		 now = hook_mono_ms();
 
 	if (when < 0 || now - when >= 1000) {
-		r = dlb_socket_path1(path, sizeof path);
+		r = hook_socket_path(path, sizeof path, dlb_env);
 		when = now;
 	}
 	if (r != 0 || strlen(path) >= len)
 		return -1;
 	memcpy(out, path, strlen(path) + 1);
 	return 0;
-}
-
-static int
-dlb_socket_path1(char *out, size_t len)
-{
-	const char	*v;
-	int		 n;
-
-	if ((v = dlb_env("DELIBERATE_SOCKET")) != NULL && *v != '\0')
-		n = snprintf(out, len, "%s", v);
-	else if ((v = dlb_env("XDG_RUNTIME_DIR")) != NULL && *v != '\0')
-		n = snprintf(out, len, "%s/deliberate/sock", v);
-	else if ((v = dlb_env("DELIBERATE_HOME")) != NULL && *v != '\0')
-		n = snprintf(out, len, "%s/run/sock", v);
-	else if ((v = dlb_env("HOME")) != NULL && *v != '\0')
-		n = snprintf(out, len, "%s/.deliberate/run/sock", v);
-	else
-		return -1;
-	return (n < 0 || (size_t)n >= len) ? -1 : 0;
 }
 
 /*

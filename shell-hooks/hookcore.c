@@ -715,3 +715,27 @@ hook_idle_ok(int fd)
 		return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 	}
 }
+
+/*
+ * The daemon's socket path from the shell's variables, by the rules of
+ * docs/protocol.md: DELIBERATE_SOCKET, else XDG_RUNTIME_DIR/deliberate/sock,
+ * DELIBERATE_HOME/run/sock, HOME/.deliberate/run/sock.  0, or -1.
+ */
+int
+hook_socket_path(char *out, size_t len, hook_var_fn get)
+{
+	const char	*v;
+	int		 n;
+
+	if ((v = get("DELIBERATE_SOCKET")) != NULL && *v != '\0')
+		n = snprintf(out, len, "%s", v);
+	else if ((v = get("XDG_RUNTIME_DIR")) != NULL && *v != '\0')
+		n = snprintf(out, len, "%s/deliberate/sock", v);
+	else if ((v = get("DELIBERATE_HOME")) != NULL && *v != '\0')
+		n = snprintf(out, len, "%s/run/sock", v);
+	else if ((v = get("HOME")) != NULL && *v != '\0')
+		n = snprintf(out, len, "%s/.deliberate/run/sock", v);
+	else
+		return -1;
+	return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}

@@ -16,6 +16,8 @@
 typedef int	(*hook_cmd_fn)(const char *word);
 /* Called for each field of a reply, with its value as text. */
 typedef void	(*hook_reply_fn)(const char *key, const char *val);
+/* A shell variable's value, or NULL or "" when it is unset. */
+typedef const char *(*hook_var_fn)(const char *name);
 
 /* A growing message; oom is sticky. */
 struct hook_buf {
@@ -32,6 +34,7 @@ void		hook_addkv(struct hook_buf *, const char *, const char *);
 void		hook_addnum(struct hook_buf *, const char *, long long);
 int		hook_has_seq(const char *, unsigned long);
 int		hook_parse_reply(const char *, hook_reply_fn);
+int		hook_socket_path(char *, size_t, hook_var_fn);
 int		hook_idle_ok(int);
 int		hook_read_reply(int, unsigned long, long long,
 		    struct hook_buf *, size_t);

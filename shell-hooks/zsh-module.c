@@ -281,24 +281,18 @@ zh_fd1(void)
 	return (int)fd;
 }
 
+/* hook_var_fn for zsh. */
+static const char *
+zh_var(const char *name)
+{
+	return zh_getn(name);
+}
+
 /* The socket path, by the rules of docs/protocol.md (as the script's). */
 static int
 zh_sockpath(char *out, size_t len)
 {
-	const char	*v;
-	int		 n;
-
-	if (*(v = zh_get("DELIBERATE_SOCKET")) != '\0')
-		n = snprintf(out, len, "%s", v);
-	else if (*(v = zh_get("XDG_RUNTIME_DIR")) != '\0')
-		n = snprintf(out, len, "%s/deliberate/sock", v);
-	else if (*(v = zh_get("DELIBERATE_HOME")) != '\0')
-		n = snprintf(out, len, "%s/run/sock", v);
-	else if (*(v = zh_get("HOME")) != '\0')
-		n = snprintf(out, len, "%s/.deliberate/run/sock", v);
-	else
-		return -1;
-	return (n < 0 || (size_t)n >= len) ? -1 : 0;
+	return hook_socket_path(out, len, zh_var);
 }
 
 /*
