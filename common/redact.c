@@ -1077,7 +1077,8 @@ is_masked_token(const char *s, size_t n)
 }
 
 /*
- * REPLACE_ME, CHANGE-ME, fill_me_in: a name that asks to be replaced.
+ * REPLACE_ME, CHANGE-ME, changeme, fill_me_in: a name that asks to be
+ * replaced.
  */
 static int
 is_replace_me(const char *s, size_t n)
@@ -1088,11 +1089,13 @@ is_replace_me(const char *s, size_t n)
 
 	for (k = 0; verbs[k] != NULL; k++) {
 		i = strlen(verbs[k]);
-		if (n < i + 3 || strncasecmp(s, verbs[k], i) != 0 ||
-		    (s[i] != '_' && s[i] != '-') ||
-		    strncasecmp(s + i + 1, "me", 2) != 0)
+		if (n < i + 2 || strncasecmp(s, verbs[k], i) != 0)
 			continue;
-		i += 3;
+		if (s[i] == '_' || s[i] == '-')
+			i++;
+		if (n < i + 2 || strncasecmp(s + i, "me", 2) != 0)
+			continue;
+		i += 2;
 		if (i == n)
 			return 1;
 		if (n == i + 3 && (s[i] == '_' || s[i] == '-') &&
