@@ -2111,9 +2111,37 @@ runner_skip(const struct segment *s, size_t i)
 		{ "devbox", "run", 0, 0 }, { "pixi", "run", 0, 0 },
 		{ "heroku", "run", 1, 0 },
 	};
+	/*
+	 * pnpm and yarn run a package's binary given as their first word
+	 * (pnpm prisma migrate reset) when it is not one of their own
+	 * commands or a script (scripts are not known here, and unwrapping
+	 * one only shows its name to the rules).
+	 */
+	static const char	*const pm_own[] = {
+		"add", "audit", "bin", "cache", "config", "create", "dedupe",
+		"deploy", "dlx", "env", "exec", "fetch", "help", "import",
+		"info", "init", "install", "i", "licenses", "link", "list",
+		"ls", "outdated", "pack", "patch", "patch-commit", "prune",
+		"publish", "rebuild", "remove", "rm", "root", "run", "server",
+		"setup", "store", "test", "t", "unlink", "update", "up",
+		"upgrade", "upgrade-interactive", "why", "workspace",
+		"workspaces", "version", "versions", "login", "logout",
+		"owner", "tag", "team", "npm", "plugin", "constraints",
+		"dedupe", "explain", "node", "set", "start", "check", "global",
+		NULL
+	};
 	const char	*n = base_name(s->argv[i]);
 	size_t		 r, k;
 
+	if ((strcmp(n, "pnpm") == 0 || strcmp(n, "yarn") == 0) &&
+	    i + 1 < s->argc && s->argv[i + 1][0] != '-') {
+		for (r = 0; pm_own[r] != NULL; r++) {
+			if (strcmp(s->argv[i + 1], pm_own[r]) == 0)
+				break;
+		}
+		if (pm_own[r] == NULL)
+			return i + 1;
+	}
 	for (r = 0; r < sizeof runners / sizeof runners[0]; r++) {
 		if (strcmp(n, runners[r].name) != 0)
 			continue;

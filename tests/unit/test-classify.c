@@ -634,6 +634,12 @@ t_structure(void)
 		{ "echo 'make' > x.sh; bash x.sh", RISK_SAFE },
 		{ "ls | xargs rm -rf", RISK_DANGEROUS },
 		{ "ls build | xargs rm -rf", RISK_SAFE },
+		{ "cat dirs.txt | xargs rm -rf", RISK_DANGEROUS },
+		/* pnpm and yarn run a package binary named first. */
+		{ "pnpm prisma migrate reset --force", RISK_DANGEROUS },
+		{ "yarn prisma migrate reset", RISK_DANGEROUS },
+		{ "yarn build", RISK_SAFE },
+		{ "pnpm install", RISK_SAFE },
 		{ "perl -e 'use File::Path; rmtree(\"/etc\")'",
 		    RISK_DANGEROUS },
 		/* Databricks' dbutils.fs.rm(PATH, True) is rm -rf PATH. */
