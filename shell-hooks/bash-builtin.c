@@ -1055,17 +1055,29 @@ dlb_give_back(void)
 }
 
 /*
- * ${__dlb_hook}: empty, and on bash's own expansion of PS0 (not yet
- * executing, once per command number, in the shell itself) the line's
+ * Whether a dynamic value's lookup is bash's own, between command lines
+ * (not while a command runs, in the shell itself, not a subshell), and the
+ * first for this command number; *done then records it.
+ */
+static int
+dlb_due(int *done)
+{
+	if (executing || *done == current_command_number ||
+	    getpid() != dollar_dollar_pid || subshell_environment != 0)
+		return 0;
+	*done = current_command_number;
+	return 1;
+}
+
+/*
+ * ${__dlb_hook}: empty, and on bash's own expansion of PS0 the line's
  * check.
  */
 static SHELL_VAR *
 dlb_hook_value(SHELL_VAR *v)
 {
-	if (executing || dlb_ps0_cmd == current_command_number ||
-	    getpid() != dollar_dollar_pid || subshell_environment != 0)
+	if (!dlb_due(&dlb_ps0_cmd))
 		return v;
-	dlb_ps0_cmd = current_command_number;
 	/* The prompt's work was missed: PROMPT_COMMAND is a new variable. */
 	if (dlb_pc_ccn != current_command_number) {
 		dlb_pc_ccn = current_command_number;
@@ -1263,11 +1275,8 @@ dlb_prompt(void)
 static SHELL_VAR *
 dlb_pc_value(SHELL_VAR *v)
 {
-	if (executing || dlb_pc_ccn == current_command_number ||
-	    getpid() != dollar_dollar_pid || subshell_environment != 0)
-		return v;
-	dlb_pc_ccn = current_command_number;
-	dlb_prompt_work(last_command_exit_value);
+	if (dlb_due(&dlb_pc_ccn))
+		dlb_prompt_work(last_command_exit_value);
 	return v;
 }
 
