@@ -1101,6 +1101,56 @@ dlb_hook_assign(SHELL_VAR *v, char *value, arrayind_t ind, char *key)
 }
 
 /*
+ * PS0's own dynamic value.  bash looks PS0 up before it reads each line,
+ * after the prompt commands ran: a PS0 that lost the hook's expansion (a
+ * prompt framework set it anew) gets it back there, before the line is
+ * read, rather than after a line that went unchecked.  A read-only or
+ * array PS0 is left alone.
+ */
+static char	 dlb_ps0_text[] = "${__dlb_hook}";
+
+static SHELL_VAR *
+dlb_ps0var_value(SHELL_VAR *v)
+{
+	char	*val, *nv;
+	size_t	 n;
+
+	if (executing || !dlb_ps0_mode || getpid() != dollar_dollar_pid ||
+	    subshell_environment != 0 || array_p(v) || assoc_p(v) ||
+	    readonly_p(v) || invisible_p(v))
+		return v;
+	val = value_cell(v);
+	if (val != NULL && strstr(val, dlb_ps0_text) != NULL)
+		return v;
+	n = val != NULL ? strlen(val) : 0;
+	if ((nv = malloc(n + sizeof dlb_ps0_text)) == NULL)
+		return v;
+	if (n > 0)
+		memcpy(nv, val, n);
+	memcpy(nv + n, dlb_ps0_text, sizeof dlb_ps0_text);
+	free(val);
+	var_setvalue(v, nv);
+	if (exported_p(v))
+		array_needs_making = 1;
+	return v;
+}
+
+/* PS0 (made, empty, if unset) with dlb_ps0var_value.  0 or -1. */
+static int
+dlb_ps0var_attach(void)
+{
+	static char	 name[] = "PS0", empty[] = "";
+	SHELL_VAR	*v;
+
+	if ((v = find_variable(name)) == NULL &&
+	    (v = bind_global_variable(name, empty, 0)) == NULL)
+		return -1;
+	if (v->dynamic_value == NULL)
+		v->dynamic_value = dlb_ps0var_value;
+	return v->dynamic_value == dlb_ps0var_value ? 0 : -1;
+}
+
+/*
  * "init": make ${__dlb_hook}.  Fails, so that the shell falls back to a
  * DEBUG trap on every line, unless this bash keeps its DEBUG trap where
  * trap.h says (set one and look).
@@ -1141,6 +1191,7 @@ dlb_init(void)
 	}
 	if (dlb_pc_attach() != 0)
 		return EXECUTION_FAILURE;
+	(void)dlb_ps0var_attach();
 	dlb_ps0_mode = 1;
 	return EXECUTION_SUCCESS;
 }
@@ -1247,6 +1298,8 @@ dlb_prompt_work(int st)
 	ps0 = dlb_var("PS0");
 	if (v != NULL && *v != '\0' && (ps0 == NULL || strstr(ps0, v) == NULL))
 		dlb_eval("PS0=${PS0-}$__dlb_ps0");
+	if (dlb_ps0_mode)
+		(void)dlb_ps0var_attach();
 }
 
 /*

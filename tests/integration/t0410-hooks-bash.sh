@@ -259,6 +259,21 @@ t_pc_anew() {
 }
 test_expect_success 'outcomes still reach entries after PROMPT_COMMAND is made anew' t_pc_anew
 
+rcfile b6 ""
+bstart b6
+t_ps0_reset() {
+	# A prompt framework that sets PS0 anew before every prompt: the
+	# hook's expansion is put back when bash reads PS0, before each line,
+	# so every line is still checked.
+	tsend b6 'PROMPT_COMMAND='"'"'PS0="[fw]"'"'"
+	tsend b6 'echo fw-1'
+	tsend b6 'echo fw-2'
+	twait b6 '[fw]fw-2'
+	ewait 'echo fw-1' execute
+	ewait 'echo fw-2' execute
+}
+test_expect_success 'lines are checked when a prompt framework resets PS0 every prompt' t_ps0_reset
+
 t_stopped() { hook_stopped b4; }
 test_expect_success 'a stopped daemon never blocks the shell' t_stopped
 
