@@ -1135,19 +1135,30 @@ dlb_ps0var_value(SHELL_VAR *v)
 	return v;
 }
 
-/* PS0 (made, empty, if unset) with dlb_ps0var_value.  0 or -1. */
+/*
+ * Give variable name (made, empty, if unset) the dynamic value fn, unless
+ * it has one already.  0, or -1 when it has another.
+ */
+static int
+dlb_attach(const char *name, sh_var_value_func_t *fn)
+{
+	static char	 empty[] = "";
+	SHELL_VAR	*v;
+	char		 n[32];
+
+	snprintf(n, sizeof n, "%s", name);
+	if ((v = find_variable(n)) == NULL &&
+	    (v = bind_global_variable(n, empty, 0)) == NULL)
+		return -1;
+	if (v->dynamic_value == NULL)
+		v->dynamic_value = fn;
+	return v->dynamic_value == fn ? 0 : -1;
+}
+
 static int
 dlb_ps0var_attach(void)
 {
-	static char	 name[] = "PS0", empty[] = "";
-	SHELL_VAR	*v;
-
-	if ((v = find_variable(name)) == NULL &&
-	    (v = bind_global_variable(name, empty, 0)) == NULL)
-		return -1;
-	if (v->dynamic_value == NULL)
-		v->dynamic_value = dlb_ps0var_value;
-	return v->dynamic_value == dlb_ps0var_value ? 0 : -1;
+	return dlb_attach("PS0", dlb_ps0var_value);
 }
 
 /*
@@ -1336,15 +1347,7 @@ dlb_pc_value(SHELL_VAR *v)
 static int
 dlb_pc_attach(void)
 {
-	static char	 name[] = "PROMPT_COMMAND", empty[] = "";
-	SHELL_VAR	*v;
-
-	if ((v = find_variable(name)) == NULL &&
-	    (v = bind_global_variable(name, empty, 0)) == NULL)
-		return -1;
-	if (v->dynamic_value == NULL)
-		v->dynamic_value = dlb_pc_value;
-	return v->dynamic_value == dlb_pc_value ? 0 : -1;
+	return dlb_attach("PROMPT_COMMAND", dlb_pc_value);
 }
 
 static int
