@@ -2127,7 +2127,7 @@ runner_skip(const struct segment *s, size_t i)
 		"upgrade", "upgrade-interactive", "why", "workspace",
 		"workspaces", "version", "versions", "login", "logout",
 		"owner", "tag", "team", "npm", "plugin", "constraints",
-		"dedupe", "explain", "node", "set", "start", "check", "global",
+		"explain", "node", "set", "start", "check", "global",
 		NULL
 	};
 	const char	*n = base_name(s->argv[i]);

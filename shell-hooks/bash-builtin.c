@@ -1079,8 +1079,7 @@ dlb_hook_value(SHELL_VAR *v)
 	if (!dlb_due(&dlb_ps0_cmd))
 		return v;
 	/* The prompt's work was missed: PROMPT_COMMAND is a new variable. */
-	if (dlb_pc_ccn != current_command_number) {
-		dlb_pc_ccn = current_command_number;
+	if (dlb_due(&dlb_pc_ccn)) {
 		dlb_prompt_work(last_command_exit_value);
 		(void)dlb_pc_attach();
 	}
@@ -1295,22 +1294,23 @@ dlb_prompt_work(int st)
 	w.next = NULL;
 	dlb_precmd(&w);
 	/*
-	 * PS0 is looked at only when a command ran that the PS0 hook did not
-	 * see (another tool replaced PS0), and at the first prompt.
+	 * A command ran that the PS0 hook did not see (and at the first
+	 * prompt): PS0 may have been unset and made anew, without its
+	 * dynamic value.  Hooked again, it puts the expansion back itself
+	 * when bash reads it before the next line.
 	 */
-	if (dlb_ps0_mode && (dlb_ps0_fired ||
-	    current_command_number == dlb_prompt_ccn)) {
+	if (dlb_ps0_mode) {
+		if (!dlb_ps0_fired && current_command_number != dlb_prompt_ccn)
+			(void)dlb_ps0var_attach();
 		dlb_ps0_fired = 0;
 		dlb_prompt_ccn = current_command_number;
 		return;
 	}
-	dlb_prompt_ccn = current_command_number;
+	/* The legacy mechanism: PS0's arming expansion, if it was replaced. */
 	v = dlb_var("__dlb_ps0");
 	ps0 = dlb_var("PS0");
 	if (v != NULL && *v != '\0' && (ps0 == NULL || strstr(ps0, v) == NULL))
 		dlb_eval("PS0=${PS0-}$__dlb_ps0");
-	if (dlb_ps0_mode)
-		(void)dlb_ps0var_attach();
 }
 
 /*
