@@ -252,10 +252,8 @@ t_pc_anew() {
 	twait b4 'Run it? [y/N/e' $((n0 + 1))
 	tkeys b4 y
 	hook_outcome b4
-	tsend b4 'echo "pcnew=[$pcnew]"'
-	tsync b4
-	n=$(tscreen b4 | sed -n 's/^pcnew=\[\([0-9]*\)\]$/\1/p' | tail -n 1)
-	test "$n" -ge 3
+	tsend b4 'echo "pcnew-ran=$(( pcnew >= 3 ))"'
+	twait b4 'pcnew-ran=1'
 }
 test_expect_success 'outcomes still reach entries after PROMPT_COMMAND is made anew' t_pc_anew
 
