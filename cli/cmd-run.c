@@ -265,8 +265,14 @@ cmd_run(int argc, char **argv)
 
 	drops = drops_path();
 	shim = cli_libfile(SHIM_NAME);
+	/* The plain names for hooks and CLIs in the tree; the pinned ones
+	 * for the shim (see docs/preload.md, "Where the shim records"). */
 	setenv("DELIBERATE_MODE", enforce ? "enforce" : "monitor", 1);
 	setenv("DELIBERATE_SOCKET", cli_paths.socket, 1);
+	setenv("DELIBERATE_PRELOAD_MODE", enforce ? "enforce" : "monitor", 1);
+	setenv("DELIBERATE_PRELOAD_SOCKET", cli_paths.socket, 1);
+	if (drops != NULL)
+		setenv("DELIBERATE_PRELOAD_DROPS", drops, 1);
 
 	if (strict) {
 		if (strict_needs_privs(argv[0]))

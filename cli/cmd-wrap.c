@@ -3,7 +3,8 @@
  * environment that puts a CI job or an agent under the shim, the same one
  * "deliberate run" sets: LD_PRELOAD (the absolute path of
  * libdeliberate.so, ahead of any existing value), DELIBERATE_MODE and
- * DELIBERATE_SOCKET.
+ * DELIBERATE_SOCKET, and the same two pinned for the shim
+ * (DELIBERATE_PRELOAD_MODE, DELIBERATE_PRELOAD_SOCKET).
  *
  *	eval "$(deliberate wrap)"			sh, bash, zsh
  *	deliberate wrap --shell fish | source		fish
@@ -48,7 +49,7 @@ cmd_wrap(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char			*mode = "monitor", *shell = "sh";
-	const char			*names[3], *vals[3];
+	const char			*names[5], *vals[5];
 	char				*shim;
 	int				 c, i;
 
@@ -89,7 +90,11 @@ cmd_wrap(int argc, char **argv)
 	vals[1] = mode;
 	names[2] = "DELIBERATE_SOCKET";
 	vals[2] = cli_paths.socket;
-	for (i = 0; i < 3; i++) {
+	names[3] = "DELIBERATE_PRELOAD_MODE";
+	vals[3] = mode;
+	names[4] = "DELIBERATE_PRELOAD_SOCKET";
+	vals[4] = cli_paths.socket;
+	for (i = 0; i < 5; i++) {
 		if (strcmp(shell, "github") == 0) {
 			if (strpbrk(vals[i], "\r\n") != NULL) {
 				cli_error("cannot write '%s' to GITHUB_ENV: "

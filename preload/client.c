@@ -113,6 +113,22 @@ parse_ms(const char *s, int def)
 }
 
 /*
+ * The first non-empty of two variables.  `deliberate run` and `wrap` pin
+ * the shim's destination in DELIBERATE_PRELOAD_* so that a program of the
+ * tree that points DELIBERATE_SOCKET or DELIBERATE_MODE elsewhere (a test
+ * suite starting daemons of its own) does not move the recording.
+ */
+static const char *
+env_pinned(const char *pinned, const char *plain)
+{
+	const char	*s;
+
+	if ((s = getenv(pinned)) != NULL && *s != '\0')
+		return s;
+	return getenv(plain);
+}
+
+/*
  * Read the configuration from the environment, once.  Under AT_SECURE
  * (setuid, setgid, file capabilities) the environment is not trusted at
  * all and nothing is recorded.
@@ -131,7 +147,7 @@ shim_init(void)
 		cfg.inited = 1;
 		return;
 	}
-	s = getenv("DELIBERATE_MODE");
+	s = env_pinned("DELIBERATE_PRELOAD_MODE", "DELIBERATE_MODE");
 	cfg.enforce = s != NULL && strcmp(s, "enforce") == 0;
 	s = getenv("DELIBERATE_FAIL_CLOSED");
 	cfg.fail_closed = s != NULL && strcmp(s, "1") == 0;
@@ -147,12 +163,17 @@ shim_init(void)
 		copy_path(tmp, sizeof tmp, home, "/.deliberate");
 	else
 		tmp[0] = '\0';
-	if (tmp[0] != '\0' &&
+	if ((s = getenv("DELIBERATE_PRELOAD_DROPS")) != NULL && *s == '/' &&
+	    copy_path(cfg.drops, sizeof cfg.drops, s, "") == 0) {
+		copy_path(cfg.rundir, sizeof cfg.rundir, s, "");
+		*strrchr(cfg.rundir, '/') = '\0';
+	} else if (tmp[0] != '\0' &&
 	    copy_path(cfg.rundir, sizeof cfg.rundir, tmp, "/run") == 0)
 		copy_path(cfg.drops, sizeof cfg.drops, cfg.rundir,
 		    "/preload-drops");
 
-	if ((s = getenv("DELIBERATE_SOCKET")) != NULL && *s != '\0')
+	s = env_pinned("DELIBERATE_PRELOAD_SOCKET", "DELIBERATE_SOCKET");
+	if (s != NULL && *s != '\0')
 		copy_path(cfg.sock, sizeof cfg.sock, s, "");
 	else if ((s = getenv("XDG_RUNTIME_DIR")) != NULL && *s == '/')
 		copy_path(cfg.sock, sizeof cfg.sock, s, "/deliberate/sock");

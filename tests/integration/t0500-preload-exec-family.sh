@@ -9,7 +9,7 @@
 preload_setup
 
 test_expect_success 'each of the 13 functions gives exactly one entry' '
-	LD_PRELOAD="$SHIM" "$T/exec-all" all fam 2>"$T/err" &&
+	under_shim "$T/exec-all" all fam 2>"$T/err" &&
 	test ! -s "$T/err" &&
 	wait_entries 13 &&
 	entries >"$T/e" &&
@@ -60,7 +60,7 @@ test_expect_success 'execlp resolves true to a real file' '
 '
 
 test_expect_success 'vfork + exec, and a failed exec in a vfork child' '
-	LD_PRELOAD="$SHIM" "$T/exec-all" vfork vf 2>"$T/err" &&
+	under_shim "$T/exec-all" vfork vf 2>"$T/err" &&
 	test ! -s "$T/err" &&
 	wait_entries 17 && entries >"$T/e" &&
 	for m in vf-vfork-execv vf-vfork-execvp vf-vfork-fail vf-after-vfork; do
@@ -70,7 +70,7 @@ test_expect_success 'vfork + exec, and a failed exec in a vfork child' '
 
 test_expect_success '100 threads fork and exec at once: 100 entries' '
 	before=$(nentries) &&
-	LD_PRELOAD="$SHIM" "$T/exec-all" threads 100 thr 2>"$T/err" &&
+	under_shim "$T/exec-all" threads 100 thr 2>"$T/err" &&
 	test ! -s "$T/err" &&
 	wait_entries $((before + 100)) && entries >"$T/e" &&
 	grep -o "thr-[0-9]*" "$T/e" | sort >"$T/seen" &&

@@ -22,7 +22,7 @@ test_expect_success 'the bare run gives the expected errors' '
 '
 
 test_expect_success 'same results under the shim (monitor)' '
-	LD_PRELOAD="$SHIM" "$T/exec-all" errno "$T/d" >"$T/shim" 2>"$T/err" &&
+	under_shim "$T/exec-all" errno "$T/d" >"$T/shim" 2>"$T/err" &&
 	test_cmp "$T/bare" "$T/shim" && test ! -s "$T/err"
 '
 
@@ -33,13 +33,13 @@ test_expect_success 'failed execs are recorded as attempts' '
 '
 
 test_expect_success 'same results under the shim in enforce mode' '
-	DELIBERATE_MODE=enforce LD_PRELOAD="$SHIM" "$T/exec-all" errno "$T/d" \
+	DELIBERATE_MODE=enforce under_shim "$T/exec-all" errno "$T/d" \
 	    >"$T/enf" 2>"$T/err" &&
 	test_cmp "$T/bare" "$T/enf" && test ! -s "$T/err"
 '
 
 test_expect_success 'same results with the daemon down' '
-	DELIBERATE_SOCKET="$T/none.sock" LD_PRELOAD="$SHIM" \
+	DELIBERATE_SOCKET="$T/none.sock" under_shim \
 	    "$T/exec-all" errno "$T/d" >"$T/down" 2>"$T/err" &&
 	test_cmp "$T/bare" "$T/down" && test ! -s "$T/err" &&
 	[ "$(drops)" -gt 0 ]

@@ -18,7 +18,7 @@ loop_ok() {
 	local limit=$1 start end
 	shift
 	start=$(date +%s%N)
-	env "$@" LD_PRELOAD="$SHIM" "$T/exec-all" loop $N /bin/true \
+	env $UNPIN "$@" LD_PRELOAD="$SHIM" "$T/exec-all" loop $N /bin/true \
 	    >"$T/out" 2>"$T/err" || { echo "loop failed"; return 1; }
 	end=$(date +%s%N)
 	echo "$N execs in $(( (end - start) / 1000000 )) ms"
@@ -35,7 +35,7 @@ test_expect_success 'no socket: execs complete, drops counted' '
 
 test_expect_success 'the counter directory is created if missing' '
 	rm -rf "$DELIBERATE_HOME/run" &&
-	DELIBERATE_SOCKET="$T/nothing/sock" LD_PRELOAD="$SHIM" \
+	DELIBERATE_SOCKET="$T/nothing/sock" under_shim \
 	    "$T/exec-all" loop 3 /bin/true &&
 	[ "$(drops)" = 3 ] &&
 	[ "$(stat -c %a "$DELIBERATE_HOME/run")" = 700 ] &&
@@ -43,7 +43,7 @@ test_expect_success 'the counter directory is created if missing' '
 '
 
 test_expect_success 'no DELIBERATE_HOME at all: silent, nothing created' '
-	env -u DELIBERATE_HOME HOME="$T/nohome" \
+	env -u DELIBERATE_HOME $UNPIN HOME="$T/nohome" \
 	    DELIBERATE_SOCKET="$T/nothing/sock" LD_PRELOAD="$SHIM" \
 	    "$T/exec-all" loop 3 /bin/true 2>"$T/err" &&
 	test ! -s "$T/err" && test ! -e "$T/nohome"
@@ -94,7 +94,7 @@ test_expect_success 'enforce + DELIBERATE_FAIL_CLOSED=1: refused, one line' '
 	grep -q "^execvp: Permission denied" "$T/err" &&
 	capture_stop &&
 	! DELIBERATE_MODE=enforce DELIBERATE_FAIL_CLOSED=1 \
-	    DELIBERATE_SOCKET="$T/nothing" LD_PRELOAD="$SHIM" \
+	    DELIBERATE_SOCKET="$T/nothing" under_shim \
 	    "$T/exec-all" execvp true true 2>"$T/err" &&
 	grep -q "^deliberate: refused" "$T/err"
 '
@@ -107,7 +107,7 @@ test_expect_success 'a socket another uid owns: silent, counted (root only)' '
 	mkdir -p "$T/nb/.deliberate/run" && chown -R nobody "$T/nb" &&
 	chmod 755 "$T" "$T/exec-all" &&
 	before=$(nentries) &&
-	setpriv --reuid nobody --regid nogroup --clear-groups env \
+	setpriv --reuid nobody --regid nogroup --clear-groups env $UNPIN \
 	    HOME="$T/nb" DELIBERATE_HOME="$T/nb/.deliberate" \
 	    DELIBERATE_SOCKET="$DELIBERATE_SOCKET" LD_PRELOAD="$SHIM" \
 	    "$T/exec-all" loop 50 /bin/true 2>"$T/err" &&

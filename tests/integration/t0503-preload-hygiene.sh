@@ -27,7 +27,7 @@ test_expect_success 'readelf: C library only, no executable stack, now' '
 '
 
 test_expect_success 'no fd leak after 1000 failed execs; no socket after exec' '
-	LD_PRELOAD="$SHIM" "$T/exec-all" fds 1000 >"$T/out" 2>"$T/err" &&
+	under_shim "$T/exec-all" fds 1000 >"$T/out" 2>"$T/err" &&
 	cat "$T/out" &&
 	grep -q "^fds before \([0-9]*\) after \1$" "$T/out" &&
 	grep -q "^sockets 0$" "$T/out" && test ! -s "$T/err" &&
@@ -40,7 +40,7 @@ test_expect_success 'no fd leak after 1000 failed execs; no socket after exec' '
 '
 
 test_expect_success 'enforce mode leaks no fd either' '
-	DELIBERATE_MODE=enforce LD_PRELOAD="$SHIM" "$T/exec-all" fds 200 \
+	DELIBERATE_MODE=enforce under_shim "$T/exec-all" fds 200 \
 	    >"$T/out" 2>"$T/err" &&
 	grep -q "^fds before \([0-9]*\) after \1$" "$T/out" &&
 	grep -q "^sockets 0$" "$T/out"
@@ -68,7 +68,7 @@ test_expect_success 'AT_SECURE: the shim in a setuid program records nothing' '
 '
 
 test_expect_success 'sanity: the same call without setuid is recorded' '
-	"$T/exec-all" dlopen "$SHIM" notsuid-mark >"$T/out" &&
+	env $UNPIN "$T/exec-all" dlopen "$SHIM" notsuid-mark >"$T/out" &&
 	grep -q "^secure 0$" "$T/out" &&
 	wait_entries 1 && entries | grep -q notsuid-mark
 '

@@ -24,7 +24,7 @@ test_expect_success 'odd argv: valid JSON on the wire, bytes kept' '
 '
 
 test_expect_success 'odd argv: the daemon records valid entries' '
-	LD_PRELOAD="$SHIM" "$T/exec-all" odd && wait_entries 3 &&
+	under_shim "$T/exec-all" odd && wait_entries 3 &&
 	entries | grep -q odd-mark &&
 	validate_entries "$(today_file)"
 '
@@ -42,14 +42,14 @@ test_expect_success 'huge argv (1.5 MB): truncated to fit, flagged' '
 
 test_expect_success 'huge argv reaches the daemon as a truncated entry' '
 	before=$(nentries) &&
-	LD_PRELOAD="$SHIM" "$T/exec-all" huge 1500000 &&
+	under_shim "$T/exec-all" huge 1500000 &&
 	wait_entries $((before + 1)) &&
 	entries | grep "huge-mark" | grep -q "	True$" &&
 	validate_entries "$(today_file)"
 '
 
 test_expect_success 'near ARG_MAX: the exec still works (E2BIG unchanged)' '
-	LD_PRELOAD="$SHIM" "$T/exec-all" huge 2000000 >"$T/o1" 2>&1; r1=$?
+	under_shim "$T/exec-all" huge 2000000 >"$T/o1" 2>&1; r1=$?
 	"$T/exec-all" huge 2000000 >"$T/o2" 2>&1; r2=$?
 	echo "shim $r1 bare $r2"; cat "$T/o1"
 	[ $r1 = $r2 ] && test_cmp "$T/o2" "$T/o1"

@@ -59,10 +59,23 @@ test_expect_success 'wrap: sh, fish and github lines' '
 	deliberate wrap --shell fish --mode enforce >"$T/fish" &&
 	grep -q "^set -gx DELIBERATE_MODE '"'"'enforce'"'"'$" "$T/fish" &&
 	deliberate wrap --shell github >"$T/gh" &&
-	printf "LD_PRELOAD=%s\nDELIBERATE_MODE=monitor\nDELIBERATE_SOCKET=%s\n" \
-	    "$SHIM" "$DELIBERATE_SOCKET" >"$T/gh.want" &&
+	printf "%s\n" "LD_PRELOAD=$SHIM" DELIBERATE_MODE=monitor \
+	    "DELIBERATE_SOCKET=$DELIBERATE_SOCKET" \
+	    DELIBERATE_PRELOAD_MODE=monitor \
+	    "DELIBERATE_PRELOAD_SOCKET=$DELIBERATE_SOCKET" >"$T/gh.want" &&
 	test_cmp "$T/gh.want" "$T/gh" &&
 	deliberate wrap --shell csh 2>/dev/null; [ $? = 2 ]
+'
+
+test_expect_success 'run: a program that moves DELIBERATE_SOCKET does not move the recording' '
+	before=$(nentries) &&
+	rm -f "$DELIBERATE_HOME/run/preload-drops" &&
+	deliberate run -- env DELIBERATE_SOCKET="$T/elsewhere.sock" \
+	    DELIBERATE_MODE=enforce DELIBERATE_HOME="$T/elsewhere" \
+	    sh -c "/bin/true pin-mark; :" 2>"$T/err" &&
+	test ! -s "$T/err" && test ! -e "$T/elsewhere" &&
+	wait_entries $((before + 3)) && entries >"$T/e" &&
+	grep -q "true pin-mark" "$T/e" && [ "$(drops)" = 0 ]
 '
 
 test_expect_success 'wrap: a shell that evals it records its execs' '

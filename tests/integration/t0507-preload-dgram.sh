@@ -34,7 +34,7 @@ test_expect_success 'the datagram socket is there, 0600, in the status' '
 '
 
 test_expect_success 'the 13 functions: 13 entries, all as datagrams' '
-	LD_PRELOAD="$SHIM" "$T/exec-all" all dg 2>"$T/err" &&
+	under_shim "$T/exec-all" all dg 2>"$T/err" &&
 	test ! -s "$T/err" &&
 	wait_entries 13 && entries >"$T/e" &&
 	[ "$(grep -c dg- "$T/e")" = 13 ] && [ "$(nentries)" = 13 ] &&
@@ -46,7 +46,7 @@ test_expect_success 'the 13 functions: 13 entries, all as datagrams' '
 test_expect_success 'an event over one chunk (20 kB argv) takes the stream' '
 	before=$(nentries) && s0=$(stat_of streamEvents) &&
 	d0=$(stat_of dgramReceived) &&
-	LD_PRELOAD="$SHIM" "$T/exec-all" huge 20000 &&
+	under_shim "$T/exec-all" huge 20000 &&
 	wait_entries $((before + 1)) &&
 	entries | grep "huge-mark" | grep -q "	False$" &&
 	[ "$(stat_of streamEvents)" = $((s0 + 1)) ] &&
@@ -55,14 +55,14 @@ test_expect_success 'an event over one chunk (20 kB argv) takes the stream' '
 
 test_expect_success 'a small argv (5 kB) still fits one datagram' '
 	before=$(nentries) && d0=$(stat_of dgramReceived) &&
-	LD_PRELOAD="$SHIM" "$T/exec-all" huge 5000 &&
+	under_shim "$T/exec-all" huge 5000 &&
 	wait_entries $((before + 1)) &&
 	[ "$(stat_of dgramReceived)" = $((d0 + 1)) ]
 '
 
 test_expect_success 'a huge argv arrives over the stream, truncated, flagged' '
 	before=$(nentries) && s0=$(stat_of streamEvents) &&
-	LD_PRELOAD="$SHIM" "$T/exec-all" huge 1500000 &&
+	under_shim "$T/exec-all" huge 1500000 &&
 	wait_entries $((before + 1)) &&
 	[ "$(entries | grep "huge-mark" | grep -c "	True$")" = 1 ] &&
 	[ "$(stat_of streamEvents)" = $((s0 + 1)) ] &&
@@ -131,7 +131,7 @@ test_expect_success 'a burst is read in batches: 8 datagrams, fewer wake-ups' '
 test_expect_success '100 threads at once: 100 entries, no drops' '
 	before=$(nentries) && d0=$(stat_of dgramReceived) &&
 	s0=$(stat_of streamEvents) &&
-	LD_PRELOAD="$SHIM" "$T/exec-all" threads 100 dgthr 2>"$T/err" &&
+	under_shim "$T/exec-all" threads 100 dgthr 2>"$T/err" &&
 	test ! -s "$T/err" &&
 	wait_entries $((before + 100)) && entries >"$T/e" &&
 	grep -o "dgthr-[0-9]*" "$T/e" | sort >"$T/seen" &&
@@ -147,7 +147,7 @@ test_expect_success 'no datagram socket (older daemon): one entry each' '
 	rm -f "$DG" &&
 	before=$(nentries) && s0=$(stat_of streamEvents) &&
 	d0=$(stat_of dgramReceived) &&
-	LD_PRELOAD="$SHIM" "$T/exec-all" all fb 2>"$T/err" &&
+	under_shim "$T/exec-all" all fb 2>"$T/err" &&
 	test ! -s "$T/err" &&
 	wait_entries $((before + 13)) && entries >"$T/e" &&
 	[ "$(grep -c "fb-" "$T/e")" = 13 ] &&
@@ -164,7 +164,7 @@ test_expect_success 'a stale datagram socket is replaced, removed at exit' '
 	test -S "$DG" &&
 	daemon_start &&
 	before=$(nentries) &&
-	LD_PRELOAD="$SHIM" "$T/exec-all" execvp true true dg-stale &&
+	under_shim "$T/exec-all" execvp true true dg-stale &&
 	wait_entries $((before + 1)) &&
 	[ "$(stat_of dgramReceived)" = 1 ] &&
 	[ "$(stat -c %a "$DG")" = 600 ] &&

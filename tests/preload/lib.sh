@@ -43,6 +43,17 @@ preload_share() {
 	say "# note: real rule sets missing, using a minimal share"
 }
 
+# Run "$@" under the shim being tested.  It follows this test's own
+# DELIBERATE_SOCKET, DELIBERATE_MODE and DELIBERATE_HOME: the pinned
+# DELIBERATE_PRELOAD_* variables of an outer `deliberate run` (this suite
+# run under the shim, docs/preload.md) are emptied for it, which the shim
+# reads as unset.  UNPIN is the same for `env` command lines.
+UNPIN="DELIBERATE_PRELOAD_SOCKET= DELIBERATE_PRELOAD_MODE= DELIBERATE_PRELOAD_DROPS="
+under_shim() {
+	DELIBERATE_PRELOAD_SOCKET= DELIBERATE_PRELOAD_MODE= \
+	    DELIBERATE_PRELOAD_DROPS= LD_PRELOAD="$SHIM" "$@"
+}
+
 # Compile a test program into $T.
 preload_cc() {
 	cc -std=gnu11 -O1 -g -Wall -o "$T/$1" "$SRC/tests/preload/$1.c" \
@@ -132,7 +143,7 @@ capture_stop() {
 
 # Run a command with the shim and the capture socket.
 with_capture() {
-	DELIBERATE_SOCKET="$T/cap.sock" LD_PRELOAD="$SHIM" "$@"
+	DELIBERATE_SOCKET="$T/cap.sock" under_shim "$@"
 }
 
 # Wait until $T/cap.out has at least $1 lines.
