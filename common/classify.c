@@ -177,6 +177,10 @@ struct segment {
 	const char	 *stdin_text;	/* here-doc, here-string or echoed
 					   text fed to stdin, if any */
 	char		 *xbuf;		/* words xargs appends (owned) */
+	const char	 *xrepl;	/* xargs -I STR: replaced, not
+					   appended */
+	char		 *xown[8];	/* arguments with STR replaced */
+	size_t		  nxown;
 	/* Set by judge_segment for its rules: */
 	int		  noop;		/* a help or dry-run form */
 	int		  verb;		/* seg_verb: 0 not yet, 1 none, 2 a
@@ -2336,6 +2340,22 @@ unwrap(struct judge *j, struct segment *s, int depth)
 			changed = 1;
 		} else if (strcmp(n, "xargs") == 0) {
 			s->via[s->nvia++] = "xargs";
+			for (k = i + 1; k < s->argc && s->argv[k][0] == '-';
+			    k++) {
+				if (strcmp(s->argv[k], "-I") == 0 &&
+				    k + 1 < s->argc)
+					s->xrepl = s->argv[++k];
+				else if (strncmp(s->argv[k], "-I", 2) == 0)
+					s->xrepl = s->argv[k] + 2;
+				else if (strcmp(s->argv[k], "-i") == 0 ||
+				    strcmp(s->argv[k], "--replace") == 0)
+					s->xrepl = "{}";
+				else if (strncmp(s->argv[k], "--replace=",
+				    10) == 0)
+					s->xrepl = s->argv[k] + 10;
+			}
+			if (s->xrepl != NULL && *s->xrepl == '\0')
+				s->xrepl = NULL;
 			i = skip_opts(s, i, " -n -I -L -P -d -E -s -a "
 			    "--max-args --max-procs --delimiter --arg-file "
 			    "--max-lines --replace ", 0);
@@ -2431,6 +2451,38 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			i = skip_opts(s, i, ssh_valopts, 0);
 		if (i < s->argc && i > 0)
 			judge_joined(j, s, i, depth);
+		return;
+	}
+	/*
+	 * Container and VM managers that run the argv after "--": pct exec
+	 * 105 -- CMD, lxc|incus exec NAME -- CMD, multipass exec NAME --
+	 * CMD, qm guest exec 101 -- CMD, distrobox enter NAME -- CMD.
+	 */
+	if ((strcmp(n, "pct") == 0 || strcmp(n, "lxc") == 0 ||
+	    strcmp(n, "incus") == 0 || strcmp(n, "multipass") == 0 ||
+	    strcmp(n, "qm") == 0 || strcmp(n, "distrobox") == 0) &&
+	    s->argc > 1 && (strcmp(s->argv[1], "exec") == 0 ||
+	    strcmp(s->argv[1], "guest") == 0 ||
+	    strcmp(s->argv[1], "enter") == 0)) {
+		for (k = 2; k < s->argc; k++) {
+			if (strcmp(s->argv[k], "--") == 0) {
+				judge_argv(j, s, k + 1, depth);
+				break;
+			}
+		}
+		return;
+	}
+	/* repo forall -c SCRIPT and vagrant ssh -c SCRIPT run a script. */
+	if ((strcmp(n, "repo") == 0 || strcmp(n, "vagrant") == 0) &&
+	    s->argc > 1 && (strcmp(s->argv[1], "forall") == 0 ||
+	    strcmp(s->argv[1], "ssh") == 0)) {
+		for (k = 2; k + 1 < s->argc; k++) {
+			if (strcmp(s->argv[k], "-c") == 0 ||
+			    strcmp(s->argv[k], "--command") == 0) {
+				judge_string(j, s->argv[k + 1], depth);
+				break;
+			}
+		}
 		return;
 	}
 	/*
@@ -2774,6 +2826,8 @@ segment_release(struct segment *s)
 	for (i = 0; i < s->nredirs; i++)
 		free(s->redirs[i]);
 	free(s->xbuf);
+	for (i = 0; i < s->nxown; i++)
+		free(s->xown[i]);
 	free(s->argv);
 	free(s->wflags);
 	memset(s, 0, sizeof *s);
@@ -3077,6 +3131,24 @@ xargs_append(struct segment *s, const char *text)
 	if (s->xbuf != NULL)
 		return;
 	s->xbuf = xstrdup(text);
+	if (s->xrepl != NULL) {
+		/* -I STR: each input line replaces STR; judge the first. */
+		size_t	 k, rl = strlen(s->xrepl);
+		char	*line = s->xbuf, *at;
+		struct buf b;
+
+		line[strcspn(line, "\n")] = '\0';
+		for (k = 1; k < s->argc && s->nxown < nitems(s->xown); k++) {
+			if ((at = strstr(s->argv[k], s->xrepl)) == NULL)
+				continue;
+			buf_init(&b);
+			buf_add(&b, s->argv[k], (size_t)(at - s->argv[k]));
+			buf_adds(&b, line);
+			buf_adds(&b, at + rl);
+			s->argv[k] = s->xown[s->nxown++] = buf_detach(&b, NULL);
+		}
+		return;
+	}
 	for (p = s->xbuf; n < 64; ) {
 		while (*p != '\0' && isspace((unsigned char)*p))
 			p++;
@@ -3179,20 +3251,36 @@ linestate_var(const struct linestate *ls, const char *name, size_t len)
 static int
 expand_word(const struct linestate *ls, const char *w, struct buf *b)
 {
-	const char	*v, *p, *e = NULL;
-	size_t		 len = strlen(w);
+	const char	*v, *p, *e = NULL, *q;
+	size_t		 len = strlen(w), n;
+	int		 did = 0;
 
-	if (w[0] == '$' && w[1] == '{' && len > 3 && w[len - 1] == '}')
-		v = linestate_var(ls, w + 2, len - 3);
-	else if (w[0] == '$' && (isalpha((unsigned char)w[1]) ||
-	    w[1] == '_'))
-		v = linestate_var(ls, w + 1, len - 1);
-	else
-		v = NULL;
-	if (v != NULL) {
-		for (p = v; *p != '\0'; p++)
-			buf_addc(b, ls->ifs != 0 && *p == ls->ifs ? ' ' : *p);
-		return 1;
+	if (w[0] != '`' && (w[0] != '$' || w[1] != '(')) {
+		/* $NAME and ${NAME}, also inside a word (of=$DEV). */
+		for (p = w; *p != '\0'; p++) {
+			if (*p != '$' || (q = p + 1 + (p[1] == '{'),
+			    !isalpha((unsigned char)*q) && *q != '_')) {
+				buf_addc(b, *p);
+				continue;
+			}
+			for (n = 0; isalnum((unsigned char)q[n]) ||
+			    q[n] == '_'; n++)
+				;
+			if (q != p + 1 && q[n] != '}') {
+				buf_addc(b, *p);
+				continue;
+			}
+			if ((v = linestate_var(ls, q, n)) == NULL) {
+				buf_addc(b, *p);
+				continue;
+			}
+			for (; *v != '\0'; v++)
+				buf_addc(b, ls->ifs != 0 && *v == ls->ifs ?
+				    ' ' : *v);
+			p = q + n - (q == p + 1);
+			did = 1;
+		}
+		return did;
 	}
 	if (strncmp(w, "$(", 2) == 0 && w[len - 1] == ')')
 		p = w + 2, e = w + len - 1;
@@ -3215,21 +3303,32 @@ expand_word(const struct linestate *ls, const char *w, struct buf *b)
 	return 1;
 }
 
-/* Judge a command whose name is a variable or $(echo ...) expanded. */
+/*
+ * Judge a command whose name or arguments are variables assigned earlier
+ * on the line ("DEV=/dev/sdb; dd if=x of=$DEV"), or $(echo ...),
+ * expanded.  A name hidden that way is obfuscation.
+ */
 static void
 judge_expanded(struct judge *j, const struct linestate *ls,
     struct segment *s, int depth)
 {
 	struct buf	b = BUF_INIT;
 	size_t		i;
-	int		n = 0;
+	int		n = 0, named = 0;
 
+	for (i = 0; i < s->argc && !(s->wflags[i] & SHW_CMDSUB); i++)
+		;
+	if (ls->nvar == 0 && i == s->argc)
+		return;
 	for (i = 0; i < s->argc; i++) {
 		if (i > 0)
 			buf_addc(&b, ' ');
-		if (s->wflags[i] & (SHW_VAR | SHW_CMDSUB))
-			n += expand_word(ls, s->argv[i], &b);
-		else
+		if (s->wflags[i] & (SHW_VAR | SHW_CMDSUB)) {
+			if (expand_word(ls, s->argv[i], &b)) {
+				n++;
+				named |= i == 0;
+			}
+		} else
 			buf_adds(&b, s->argv[i]);
 	}
 	if (n > 0 && b.len > 0) {
@@ -3239,9 +3338,9 @@ judge_expanded(struct judge *j, const struct linestate *ls,
 		while (*w == ' ')
 			w++;
 		name = xstrndup(w, strcspn(w, " "));
-		if (has_rules(j->c, base_name(name)) ||
+		if (named && (has_rules(j->c, base_name(name)) ||
 		    IN(base_name(name), guarded) ||
-		    IN(base_name(name), shells))
+		    IN(base_name(name), shells)))
 			tech_add(j, TECH_OBFUSCATION);
 		free(name);
 		judge_string(j, b.data, depth);
@@ -3477,8 +3576,12 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 			xargs_append(&s, lb.data);
 			buf_release(&lb);
 		}
-		/* A command named by a variable or $(echo ...). */
-		if (w0flags & (SHW_VAR | SHW_CMDSUB))
+		/* A command named by a variable or $(echo ...), or given
+		 * one as an argument. */
+		for (k = 0; k < s.argc && !(s.wflags[k] &
+		    (SHW_VAR | SHW_CMDSUB)); k++)
+			;
+		if ((w0flags & SHW_CMDSUB) || k < s.argc)
 			judge_expanded(j, &ls, &s, depth);
 		judge_staged_run(j, &ls, &s, depth);
 		stage_script(&ls, &s, stdin_data(l, cmd));
@@ -3970,7 +4073,8 @@ static const char *special[] = {
 	/* judge_payloads(), reads_program_from_stdin() */
 	"su", "runuser", "ssh", "eval", "watch", "find", "source", "at",
 	"batch", "docker", "podman", "nerdctl", "docker-compose", "kubectl",
-	"oc", "parallel-ssh", "pssh", "pdsh", "clush", "python*",
+	"oc", "parallel-ssh", "pssh", "pdsh", "clush", "python*", "pct",
+	"lxc", "incus", "multipass", "qm", "distrobox", "repo", "vagrant",
 	/* bypass_segment() */
 	"alias", "unalias", "function", "unset", "export", "declare",
 	"typeset", "expect", "autoexpect", "xdotool", "ydotool",

@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[16][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[17][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -360,6 +360,13 @@ t_heldout15(void)
 	run_corpus("heldout15.tsv", 15, 0.95, 0.05, 0);
 }
 
+/* Two weeks each of an embedded engineer, a DBA and a home-lab user. */
+static void
+t_heldout16(void)
+{
+	run_corpus("heldout16.tsv", 16, 0.95, 0.05, 0);
+}
+
 /* Soundness over every rule example, and the set itself. */
 static void
 t_triggers(void)
@@ -624,6 +631,19 @@ t_structure(void)
 		{ "su <<< 'rm -rf /'", RISK_DANGEROUS },
 		{ "at now <<< 'rm -rf ~'", RISK_DANGEROUS },
 		{ "x=rm; $x -rf /", RISK_DANGEROUS },
+		/* Arguments assigned earlier on the line are expanded. */
+		{ "D=/dev/sdb; dd if=x.img of=$D", RISK_DANGEROUS },
+		{ "d=/; rm -rf ${d}", RISK_DANGEROUS },
+		{ "rm -rf `echo /`", RISK_DANGEROUS },
+		{ "d=build; rm -rf $d", RISK_SAFE },
+		/* Container and VM managers, repo forall. */
+		{ "pct exec 105 -- bash -c 'rm -rf /'", RISK_DANGEROUS },
+		{ "lxc exec web -- rm -rf /", RISK_DANGEROUS },
+		{ "qm guest exec 101 -- rm -rf /", RISK_DANGEROUS },
+		{ "repo forall -c 'git reset --hard'", RISK_DANGEROUS },
+		{ "vagrant ssh -c 'sudo reboot'", RISK_DANGEROUS },
+		{ "pct exec 105 -- ls /", RISK_SAFE },
+		{ "repo forall -c 'git status'", RISK_SAFE },
 		/* A computed name with rm's flags: sys:dynamic-command-destroy. */
 		{ "${x} -rf /", RISK_DANGEROUS },
 		{ "IFS=:; c=rm:-rf:/; $c", RISK_DANGEROUS },
@@ -633,6 +653,9 @@ t_structure(void)
 		{ "echo 'rm -rf /' > x.sh; ./x.sh", RISK_DANGEROUS },
 		{ "echo 'make' > x.sh; bash x.sh", RISK_SAFE },
 		{ "ls | xargs rm -rf", RISK_DANGEROUS },
+		{ "echo /dev/sdb | xargs -I{} dd if=x of={}", RISK_DANGEROUS },
+		{ "echo /dev/sdb | xargs -I % dd if=x of=%", RISK_DANGEROUS },
+		{ "echo /dev/null | xargs -I{} dd if=x of={}", RISK_SAFE },
 		{ "ls build | xargs rm -rf", RISK_SAFE },
 		{ "cat dirs.txt | xargs rm -rf", RISK_DANGEROUS },
 		/* pnpm and yarn run a package binary named first. */
@@ -987,6 +1010,7 @@ main(void)
 	RUN(t_heldout13);
 	RUN(t_heldout14);
 	RUN(t_heldout15);
+	RUN(t_heldout16);
 	RUN(t_triggers);
 	RUN(t_keywords);
 	RUN(t_null_dir);
