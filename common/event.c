@@ -117,6 +117,19 @@ event_join_argv(const char *const *argv, size_t argc)
 }
 
 /* Parse an event from a request object. */
+/*
+ * A line ends where its text does: the newline bash keeps after a
+ * here-document's terminator ("cat <<EOF\nx\nEOF\n") says nothing.
+ */
+static void
+trim_line(struct event *ev)
+{
+	size_t	n = strlen(ev->line);
+
+	while (n > 0 && (ev->line[n - 1] == '\n' || ev->line[n - 1] == '\r'))
+		ev->line[--n] = '\0';
+}
+
 int
 event_parse(struct json_object *o, struct event *ev, char **cause)
 {
@@ -204,6 +217,7 @@ event_parse(struct json_object *o, struct event *ev, char **cause)
 		r = bad(cause, "action", "execute, cancel, modify or timeout");
 		goto fail;
 	}
+	trim_line(ev);
 	return 0;
 fail:
 	event_release(ev);
@@ -796,6 +810,7 @@ event_scan(const char *msg, size_t len, struct event *ev, int *ret_noack)
 	    strcmp(ev->action, "modify") != 0 &&
 	    strcmp(ev->action, "timeout") != 0)
 		goto fail;
+	trim_line(ev);
 	*ret_noack = noack;
 	return 0;
 fail:

@@ -113,7 +113,9 @@ __deliberate_install() {
 			trap '__deliberate_debug "$_"' DEBUG
 		fi
 	fi
-	PS0=${PS0-}$__dlb_ps0
+	# Reading PS0 may already have put the expansion back (its dynamic
+	# value, with the builtin): once is enough.
+	[[ ${PS0-} == *"$__dlb_ps0"* ]] || PS0=${PS0-}$__dlb_ps0
 	if [[ -z $pc ]]; then
 		:
 	elif [[ ${PROMPT_COMMAND+set} && ${PROMPT_COMMAND@a} == *a* ]]; then
