@@ -36,6 +36,7 @@ struct json_object;
 #define PROTO_STATUS		"status"	/* counters */
 #define PROTO_ANNOTATE		"annotate"	/* outcome/feedback/correction */
 #define PROTO_CONTROL		"control"	/* reload, rotate, purge */
+#define PROTO_QUIET		"quiet"		/* this connection: no wake-ups */
 
 /*
  * Parse one message (without its newline).  Rejects NUL bytes, invalid

@@ -56,6 +56,7 @@ struct client {
 	int		 discarding;	/* skipping an oversized message */
 	int		 eof;
 	int		 reading;	/* EPOLLIN is armed */
+	int		 quiet;		/* read only when drained (below) */
 	double		 last_active;
 	double		 partial_since;
 	struct client	*next;
@@ -202,6 +203,41 @@ server_listen(struct daemon *d, char **cause)
 	return 0;
 }
 
+/*
+ * Quiet connections.  A hook that sends "quiet" as the first message of a
+ * second connection writes its fire-and-forget messages (events without
+ * a verdict, outcomes) there.  The connection leaves the epoll set for
+ * EPOLLIN: a write into it wakes nobody, which saves the shell the
+ * cross-CPU wake-up of the daemon, most of what a send costs it
+ * (docs/performance.md).  It is read, in order, before anything else is
+ * handled (any other client's message, a datagram), on every tick of the
+ * 1 s timer, when the peer hangs up, and at shutdown; so what the hook
+ * wrote there before a check on its other connection is handled before
+ * the check.  A quiet connection gets no replies and is never closed for
+ * being idle.
+ */
+static int	nquiet;
+
+static void	client_read(struct daemon *, struct client *);
+
+/*
+ * Read every quiet connection.  One that hit its end is closed by its own
+ * EPOLLHUP event (epoll reports it with no events asked for), never here:
+ * that event may be in the batch being handled.
+ */
+static void
+quiet_drain(struct daemon *d)
+{
+	struct client	*c;
+
+	if (nquiet == 0)
+		return;
+	for (c = clients; c != NULL; c = c->next) {
+		if (c->quiet && c->reading && !c->eof)
+			client_read(d, c);
+	}
+}
+
 static void
 client_arm(struct daemon *d, struct client *c)
 {
@@ -209,7 +245,7 @@ client_arm(struct daemon *d, struct client *c)
 
 	ev.events = 0;
 	c->reading = !c->eof && c->out.len < OUT_HIGH_WATER;
-	if (c->reading)
+	if (c->reading && !c->quiet)
 		ev.events |= EPOLLIN;
 	if (c->out.len > 0)
 		ev.events |= EPOLLOUT;
@@ -230,6 +266,8 @@ client_close(struct daemon *d, struct client *c)
 	}
 	epoll_ctl(d->epoll_fd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
+	if (c->quiet)
+		nquiet--;
 	buf_release(&c->in);
 	buf_release(&c->out);
 	free(c);
@@ -805,6 +843,12 @@ dispatch(struct daemon *d, struct client *c, struct json_object *req,
 		return lifecycle_control(d, req);
 	if (strcmp(type, PROTO_ANNOTATE) == 0)
 		return annotate_request(d, req);
+	if (strcmp(type, PROTO_QUIET) == 0 && c->fd != -1) {
+		if (!c->quiet)
+			nquiet++;
+		c->quiet = 1;
+		return NULL;
+	}
 	return proto_error(req, "unknown request type");
 }
 
@@ -822,7 +866,7 @@ handle_message(struct daemon *d, struct client *c, const char *msg,
 	struct event		 ev;
 	char			*cause = NULL, id[37];
 	double			 received = clock_mono_ms();
-	int			 want_reply = c->fd != -1, noack;
+	int			 want_reply = c->fd != -1 && !c->quiet, noack;
 
 	while (len > 0 && (msg[len - 1] == '\r' || (c->fd == -1 &&
 	    msg[len - 1] == '\n')))
@@ -960,41 +1004,53 @@ flush_out(struct client *c)
 	return 0;
 }
 
+/*
+ * Read what c has and handle the complete messages.  Bounded reads per
+ * wake-up keep the loop fair; a quiet connection, read seldom, is read to
+ * the end (or PROTO_MAX_MSG: the rest waits for the next drain).
+ */
 static void
-client_io(struct daemon *d, struct client *c, uint32_t events)
+client_read(struct daemon *d, struct client *c)
 {
 	char	chunk[65536];
 	ssize_t	n;
 	int	reads = 0;
 
-	c->last_active = clock_mono_ms();
-	if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && c->reading) {
-		/* Bounded reads per wakeup keep the loop fair. */
-		while (reads++ < 4) {
-			n = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
-			if (n == -1 && errno == EINTR)
-				continue;
-			if (n == -1 && errno == EAGAIN)
-				break;
-			if (n <= 0) {
-				c->eof = 1;
-				break;
-			}
-			if (c->discarding && c->in.len == 0) {
-				char *nl = memchr(chunk, '\n', (size_t)n);
-
-				if (nl == NULL)
-					continue;
-				c->discarding = 0;
-				buf_add(&c->in, nl + 1, (size_t)(chunk + n -
-				    nl - 1));
-			} else
-				buf_add(&c->in, chunk, (size_t)n);
-			if (c->in.len > PROTO_MAX_MSG * 2)
-				break;
+	while (reads++ < 4 || (c->quiet && c->in.len < PROTO_MAX_MSG)) {
+		n = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			c->eof = 1;
+			break;
 		}
-		process_input(d, c);
+		if (c->discarding && c->in.len == 0) {
+			char *nl = memchr(chunk, '\n', (size_t)n);
+
+			if (nl == NULL)
+				continue;
+			c->discarding = 0;
+			buf_add(&c->in, nl + 1, (size_t)(chunk + n - nl - 1));
+		} else
+			buf_add(&c->in, chunk, (size_t)n);
+		if (c->in.len > PROTO_MAX_MSG * 2)
+			break;
 	}
+	process_input(d, c);
+}
+
+static void
+client_io(struct daemon *d, struct client *c, uint32_t events)
+{
+	c->last_active = clock_mono_ms();
+	if (c->quiet && (events & (EPOLLHUP | EPOLLERR)))
+		events |= EPOLLIN;
+	else if (!c->quiet && (events & EPOLLIN))
+		quiet_drain(d);
+	if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && c->reading)
+		client_read(d, c);
 	if (flush_out(c) == -1 || (c->eof && c->out.len == 0)) {
 		client_close(d, c);
 		return;
@@ -1076,6 +1132,7 @@ server_tick(struct daemon *d)
 	char		 id[37];
 	size_t		 i;
 
+	quiet_drain(d);
 	if (ticks % 5 == 4)
 		server_drain_spool(d);
 	lifecycle_tick(d);
@@ -1118,7 +1175,7 @@ server_tick(struct daemon *d)
 			json_object_put(rep);
 			flush_out(c);
 			client_close(d, c);
-		} else if (now - c->last_active > IDLE_MS)
+		} else if (now - c->last_active > IDLE_MS && !c->quiet)
 			client_close(d, c);
 	}
 }
@@ -1188,8 +1245,10 @@ server_loop(struct daemon *d)
 
 			if (p == &tag_listen)
 				do_accept(d);
-			else if (p == &tag_dgram)
+			else if (p == &tag_dgram) {
+				quiet_drain(d);
 				dgram_wake(d, dgram_read(d));
+			}
 			else if (p == &tag_signal) {
 				while (read(d->signal_fd, &si, sizeof si) ==
 				    sizeof si) {
@@ -1213,6 +1272,8 @@ server_shutdown(struct daemon *d)
 {
 	char	id[37];
 
+	/* What the quiet connections hold was accepted: handle it. */
+	quiet_drain(d);
 	while (clients != NULL) {
 		flush_out(clients);
 		client_close(d, clients);

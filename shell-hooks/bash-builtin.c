@@ -153,6 +153,8 @@ dlb_socket_path(char *out, size_t len)
 
 static int		 dlb_fd = -1;
 static pid_t		 dlb_fd_pid;
+static dev_t		 dlb_fd_dev;	/* what dlb_fd is, to notice that */
+static ino_t		 dlb_fd_ino;	/* a script took the number */
 /*
  * Outcome annotations wait here for the next message (the next line's
  * check or event, one write and one wake-up of the daemon instead of
@@ -164,6 +166,9 @@ static struct hook_buf	 dlb_pending;
 static pid_t		 dlb_pending_pid;
 static long long	 dlb_fd_used;
 static char		 dlb_fd_path[sizeof ((struct sockaddr_un *)0)->sun_path];
+
+/* Fire-and-forget messages go here first (hook_quiet_send). */
+static struct hook_quiet dlb_quiet = HOOK_QUIET_INIT;
 
 static void
 dlb_disconnect(void)
@@ -178,6 +183,8 @@ static int
 dlb_connect(int *fresh)
 {
 	struct sockaddr_un	sun;
+	struct stat		st;
+	int			fd;
 
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
@@ -186,20 +193,34 @@ dlb_connect(int *fresh)
 		return -1;
 	}
 	*fresh = 0;
+	if (dlb_fd >= 0 && (fstat(dlb_fd, &st) != 0 || st.st_dev !=
+	    dlb_fd_dev || st.st_ino != dlb_fd_ino))
+		dlb_fd = -1;	/* exec 100>file: theirs now, not closed */
 	if (dlb_fd >= 0 && dlb_fd_pid == getpid() &&
 	    hook_mono_ms() - dlb_fd_used < DLB_IDLE_MS &&
 	    strcmp(dlb_fd_path, sun.sun_path) == 0)
 		return dlb_fd;
 	dlb_disconnect();
 	*fresh = 1;
-	dlb_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (dlb_fd < 0)
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
 		return -1;
-	/* EAGAIN: the backlog is full, the daemon is stuck; fail open. */
-	if (connect(dlb_fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+	/*
+	 * EAGAIN: the backlog is full, the daemon is stuck; fail open.  The
+	 * descriptor moves above the ones scripts name (exec 3>log).
+	 */
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
+	    (dlb_fd = fcntl(fd, F_DUPFD_CLOEXEC, HOOK_FD_MIN)) < 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (fstat(dlb_fd, &st) != 0) {
 		dlb_disconnect();
 		return -1;
 	}
+	dlb_fd_dev = st.st_dev;
+	dlb_fd_ino = st.st_ino;
 	dlb_fd_pid = getpid();
 	memcpy(dlb_fd_path, sun.sun_path, sizeof dlb_fd_path);
 	return dlb_fd;
@@ -253,6 +274,7 @@ dlb_exchange(const struct hook_buf *msg, struct hook_buf *reply,
 	/* Kept: the same memory each time (see dlb_set). */
 	static struct hook_buf	 sm;
 	char			 num[32];
+	char			 path[sizeof dlb_fd_path];
 	int			 fd, fresh, r = -1, pending = 0;
 
 	sm.len = 0;
@@ -288,6 +310,12 @@ dlb_exchange(const struct hook_buf *msg, struct hook_buf *reply,
 	if (sm.len > 0)
 		msg = &sm;
 send:
+	/* Nothing to wait for: the quiet connection, if it takes it. */
+	if (reply == NULL && dlb_socket_path(path, sizeof path) == 0 &&
+	    hook_quiet_send(&dlb_quiet, path, msg->p, msg->len) == 0) {
+		r = 0;
+		goto out;
+	}
 	if ((fd = dlb_connect(&fresh)) < 0)
 		goto out;
 	r = dlb_exchange1(fd, fresh, msg, reply, seq, deadline);
@@ -321,6 +349,8 @@ __attribute__((destructor)) static void
 dlb_fini(void)
 {
 	if (dlb_pending.len > 0 && dlb_pending_pid == getpid() &&
+	    (dlb_quiet.fd < 0 || hook_quiet_send(&dlb_quiet, dlb_quiet.path,
+	    dlb_pending.p, dlb_pending.len) != 0) &&
 	    dlb_fd >= 0 && dlb_fd_pid == getpid())
 		(void)send(dlb_fd, dlb_pending.p, dlb_pending.len,
 		    MSG_DONTWAIT | MSG_NOSIGNAL);

@@ -3,11 +3,14 @@
  * fast path, message buffers and JSON, reply parsing.  Only the C
  * library; no output.
  */
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sockios.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -738,4 +741,99 @@ hook_socket_path(char *out, size_t len, hook_var_fn get)
 	else
 		return -1;
 	return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}
+
+/*
+ * Most bytes left unread on the quiet connection before a message goes
+ * the other way (and wakes the daemon, which reads this one first).  The
+ * socket buffer is larger, so a send that passes this check is whole.
+ */
+#define QUIET_MAX	(64 * 1024)
+
+void
+hook_quiet_close(struct hook_quiet *q)
+{
+	if (q->fd >= 0 && q->pid == getpid())
+		close(q->fd);
+	q->fd = -1;
+}
+
+/* Open q to path and say "quiet".  0 or -1. */
+static int
+quiet_open(struct hook_quiet *q, const char *path)
+{
+	static const char	 hello[] = "{\"v\":1,\"type\":\"quiet\"}\n";
+	struct sockaddr_un	 sun;
+	struct stat		 st;
+	int			 fd, hfd;
+
+	if (strlen(path) >= sizeof sun.sun_path)
+		return -1;
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
+	    (hfd = fcntl(fd, F_DUPFD_CLOEXEC, HOOK_FD_MIN)) < 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (fstat(hfd, &st) != 0 || send(hfd, hello, sizeof hello - 1,
+	    MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)sizeof hello - 1) {
+		close(hfd);
+		return -1;
+	}
+	q->fd = hfd;
+	q->pid = getpid();
+	q->dev = st.st_dev;
+	q->ino = st.st_ino;
+	snprintf(q->path, sizeof q->path, "%s", path);
+	return 0;
+}
+
+/*
+ * Send msg[0..len) on the quiet connection to path, opened (again) when
+ * needed: for another path, in a forked child, after the daemon went
+ * away, or when the descriptor is no longer ours.  0 when all of it went;
+ * -1 when none of it did (the caller sends it the usual way).
+ */
+int
+hook_quiet_send(struct hook_quiet *q, const char *path, const char *msg,
+    size_t len)
+{
+	struct stat	st;
+	ssize_t		n;
+	int		queued, tries;
+
+	if (q->fd >= 0 && (q->pid != getpid() || strcmp(q->path, path) != 0 ||
+	    fstat(q->fd, &st) != 0 || st.st_dev != q->dev ||
+	    st.st_ino != q->ino)) {
+		if (q->pid == getpid() && strcmp(q->path, path) != 0)
+			close(q->fd);
+		q->fd = -1;
+	}
+	for (tries = 0; tries < 2; tries++) {
+		if (q->fd < 0 && quiet_open(q, path) != 0)
+			return -1;
+		if (ioctl(q->fd, SIOCOUTQ, &queued) != 0 ||
+		    (size_t)queued + len > QUIET_MAX)
+			return -1;
+		n = send(q->fd, msg, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n == (ssize_t)len)
+			return 0;
+		if (n > 0) {
+			/* Cannot be, by QUIET_MAX; the daemon sees a cut
+			 * message and drops it, the caller sends it whole. */
+			hook_quiet_close(q);
+			return -1;
+		}
+		/* A restarted daemon: one more try on a new connection. */
+		hook_quiet_close(q);
+		if (errno != EPIPE && errno != ECONNRESET && errno != ENOTCONN)
+			return -1;
+	}
+	return -1;
 }

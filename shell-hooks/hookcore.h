@@ -7,6 +7,7 @@
 #define HOOKCORE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Whether word, the first word of a line, runs what it says: 0 for an
@@ -38,6 +39,26 @@ int		hook_socket_path(char *, size_t, hook_var_fn);
 int		hook_idle_ok(int);
 int		hook_read_reply(int, unsigned long, long long,
 		    struct hook_buf *, size_t);
+
+/*
+ * The quiet connection (docs/protocol.md, "quiet"): fire-and-forget
+ * messages written there wake nobody; the daemon reads them before it
+ * handles anything else, and at least once a second.
+ */
+struct hook_quiet {
+	int	 fd;		/* -1: none */
+	pid_t	 pid;		/* the process that opened it */
+	dev_t	 dev;		/* what it is, to notice a descriptor */
+	ino_t	 ino;		/* the user replaced (exec 100>file) */
+	char	 path[108];
+};
+#define HOOK_QUIET_INIT	{ -1, 0, 0, 0, "" }
+/* Where the hooks put the descriptors they keep: above the shells' own. */
+#define HOOK_FD_MIN	100
+
+int		hook_quiet_send(struct hook_quiet *, const char *, const char *,
+		    size_t);
+void		hook_quiet_close(struct hook_quiet *);
 
 /* The shell variables the fields of a check reply set; NULL-terminated. */
 struct hook_reply_var {

@@ -184,7 +184,9 @@ static struct {
 	char		 eid[64];	/* its entry id, "-": the last entry */
 	double		 t0;		/* its start */
 	double		 fd_t;		/* the last send on the kept fd */
-} zh;
+	struct hook_buf	 qmsg;		/* what goes on the quiet connection */
+	struct hook_quiet quiet;	/* see hook_quiet_send */
+} zh = { .quiet = HOOK_QUIET_INIT };
 
 /* The context fields of a message, rebuilt when one of them changed. */
 static const char *const zh_ctx_vars[] = {
@@ -453,6 +455,34 @@ zh_send(int fd)
 	return r;
 }
 
+/*
+ * zh.msg with the queued outcomes (ours, then the script's) in front, on
+ * the quiet connection to the kept connection's path, where writing wakes
+ * nobody (hook_quiet_send).  0 when it went and the queues are spent; -1
+ * when it did not, and nothing is spent (zh_send then sends it).
+ */
+static int
+zh_send_quiet(void)
+{
+	const char	*sp = zh_get("__dlb_pending");
+	const char	*path = zh_get("__dlb_fd_path");
+
+	if (zh.msg.oom || *path == '\0')
+		return -1;
+	zh.qmsg.len = 0;
+	zh.qmsg.oom = 0;
+	hook_addn(&zh.qmsg, zh.pending.p, zh.pending.len);
+	hook_adds(&zh.qmsg, sp);
+	hook_addn(&zh.qmsg, zh.msg.p, zh.msg.len);
+	if (zh.qmsg.oom || hook_quiet_send(&zh.quiet, path, zh.qmsg.p,
+	    zh.qmsg.len) != 0)
+		return -1;
+	zh.pending.len = 0;
+	if (*sp != '\0')
+		zh_set("__dlb_pending", "");
+	return 0;
+}
+
 /* zh.msg: the start of a message about line (type, line, context). */
 static int
 zh_head(const char *type, const char *line, unsigned long seq)
@@ -506,7 +536,7 @@ zh_fast(int fd, const char *line)
 	    zh_head("event", line, 0) != 0)
 		return ZH_SCRIPT;
 	hook_adds(&zh.msg, ",\"ack\":false}\n");
-	if (zh_send(fd) != 0)
+	if (zh_send_quiet() != 0 && zh_send(fd) != 0)
 		return ZH_SCRIPT;
 	zh.ff++;
 	zh_arm("-");
@@ -808,6 +838,9 @@ finish_(UNUSED(Module m))
 	free(zh.reply.p);
 	free(zh.pending.p);
 	free(zh.ctx.p);
+	free(zh.qmsg.p);
+	hook_quiet_close(&zh.quiet);
 	memset(&zh, 0, sizeof zh);
+	zh.quiet.fd = -1;
 	return 0;
 }

@@ -357,8 +357,21 @@ test_expect_success 'enforce mode refuses dangerous commands' t_enforce
 t_outcome() { hook_outcome b1; }
 test_expect_success 'the exit status and duration of a line reach its entry' t_outcome
 
-t_kept() { hook_kept b1 0; }
-test_expect_success 'one kept connection per shell; commands do not inherit it (close-on-exec)' t_kept
+t_kept() { hook_kept b1 0 2; }
+t_fd_taken() {
+	tsend b1 "exec 100>'$T/fd100' 101>'$T/fd101'" &&
+	tsend b1 'echo fd-taken-1' &&
+	tsend b1 'git log -1 fd-taken-2 2>/dev/null' &&
+	tsend b1 'echo fd-taken-3' &&
+	ewait 'echo fd-taken-3' execute &&
+	ewait 'git log -1 fd-taken-2 2>/dev/null' execute &&
+	tsend b1 'exec 100>&- 101>&-' &&
+	tsend b1 'echo fd-taken-4' &&
+	ewait 'echo fd-taken-4' execute &&
+	test -e "$T/fd100" && test ! -s "$T/fd100" && test ! -s "$T/fd101"
+}
+test_expect_success 'a script that takes the kept descriptors (exec 100>file) gets none of our bytes' t_fd_taken
+test_expect_success 'two kept connections per shell (checks, quiet); commands do not inherit them (close-on-exec)' t_kept
 
 test_expect_success 'every entry validates against the schema' \
 	'validate_entries "$(today_file)"'
