@@ -5,8 +5,8 @@
 
 expect_exit() {
 	local want=$1; shift
-	"$@" >"$T/out" 2>"$T/err"
-	local rc=$?
+	local rc=0
+	"$@" >"$T/out" 2>"$T/err" || rc=$?
 	[ $rc -eq "$want" ] || { echo "exit $rc, want $want: $*"; cat "$T/err"; return 1; }
 }
 
@@ -75,9 +75,9 @@ test_expect_success 'rules lists by category and shows one rule in full' '
 	deliberate rules fs:rm-rf-home-subdir >"$T/out" &&
 	grep_f "risk: dangerous" "$T/out" && grep_f "safer:" "$T/out" &&
 	deliberate rules --json --risk dangerous | jq -e "length > 100 and all(.risk == \"dangerous\")" &&
-	{ deliberate rules --category nope 2>"$T/err"; test $? -eq 1; } &&
+	expect_status 1 deliberate rules --category nope 2>"$T/err" &&
 	grep_f "no rules in category" "$T/err" &&
-	{ deliberate rules --risk loud 2>"$T/err"; test $? -eq 2; }
+	expect_status 2 deliberate rules --risk loud 2>"$T/err"
 '
 
 test_done

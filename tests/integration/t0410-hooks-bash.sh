@@ -209,9 +209,10 @@ t_double() {
 	twait b2 double-ok
 	tsend b2 'echo n=${#PROMPT_COMMAND[@]} pa=$__pa'
 	twait b2 'n=1 pa='
-	tsend b2 'echo "$PS0" | grep -o "__dlb_hook" | wc -l'
+	tsend b2 'echo "hooks=$(echo "$PS0" | grep -o "__dlb_hook" | wc -l)"'
+	twait b2 'hooks=1'
 	tsync b2
-	tscreen b2 | grep -qx 1
+	! tscreen b2 | grep -q 'hooks=[02-9]'
 	test "$(ecount 'echo double-ok')" = 1
 	! tscreen b2 | grep -q 'unbound variable'
 }

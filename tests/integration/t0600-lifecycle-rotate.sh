@@ -138,10 +138,8 @@ test_expect_success 'aggregates older than 365 days are deleted' '
 '
 
 test_expect_success 'rotate with bad arguments is a usage error' '
-	test_expect_code() { "$@"; test $? -eq 2; } &&
-	! deliberate rotate --bogus 2>"$T/err"; test $? -eq 0 &&
-	deliberate rotate --bogus 2>/dev/null; test $? -eq 2 &&
-	deliberate rotate extra 2>/dev/null; test $? -eq 2
+	expect_status 2 deliberate rotate --bogus 2>"$T/err" &&
+	expect_status 2 deliberate rotate extra 2>"$T/err2"
 '
 
 test_done

@@ -21,18 +21,18 @@ test_expect_success 'seed: real days, 15 synthetic days, rotated' '
 '
 
 test_expect_success 'no tty and no --yes: refused with exit 2' '
-	deliberate purge --all </dev/null 2>"$T/err"; test $? -eq 2 &&
+	expect_status 2 deliberate purge --all </dev/null 2>"$T/err" &&
 	grep_f "refusing to purge without confirmation" "$T/err" &&
 	all_ids >"$T/ids" && test_cmp "$T/ids0" "$T/ids"
 '
 
 test_expect_success 'bad date, bad id, unknown id, no mode: exit 2' '
-	deliberate purge --before 2026-13-45 --yes 2>"$T/e1"; test $? -eq 2 &&
+	expect_status 2 deliberate purge --before 2026-13-45 --yes 2>"$T/e1" &&
 	grep_f "bad date" "$T/e1" &&
-	deliberate purge --entry nope --yes 2>"$T/e2"; test $? -eq 2 &&
-	deliberate purge --entry 00000000-0000-4000-8000-000000000000 --yes 2>"$T/e3"; test $? -eq 2 &&
+	expect_status 2 deliberate purge --entry nope --yes 2>"$T/e2" &&
+	expect_status 2 deliberate purge --entry 00000000-0000-4000-8000-000000000000 --yes 2>"$T/e3" &&
 	grep_f "no entry" "$T/e3" &&
-	deliberate purge --yes 2>/dev/null; test $? -eq 2 &&
+	expect_status 2 deliberate purge --yes 2>"$T/e4" &&
 	all_ids >"$T/ids" && test_cmp "$T/ids0" "$T/ids"
 '
 

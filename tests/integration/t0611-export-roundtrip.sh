@@ -100,17 +100,17 @@ test_expect_success '--since/--until with times cut inside a day' '
 	want=$(awk -v t="$t" "\$0 <= t" "$T/ts" | wc -l) &&
 	test "$(deliberate export --until "$t" | wc -l)" -eq "$want" &&
 	deliberate export --since "$t" --until "$t" >"$T/one" &&
-	jq -e --arg t "$t" "select(.timestamp != \$t)" "$T/one" >"$T/other" ;
+	jq -c --arg t "$t" "select(.timestamp != \$t)" "$T/one" >"$T/other" &&
 	test ! -s "$T/other" && test -s "$T/one" &&
 	deliberate export --since 2026-11-13T13:00:00+01:00 | wc -l | grep -q "^6$" &&
 	deliberate export --until 2026-11-10T11:59:59Z | wc -l | grep -q "^0$"
 '
 
 test_expect_success 'bad dates and formats are usage errors (exit 2)' '
-	{ deliberate export --since yesterday; test $? -eq 2; } &&
-	{ deliberate export --format xml; test $? -eq 2; } &&
-	{ deliberate export --since 2026-11-13 --until 2026-11-10; test $? -eq 2; } &&
-	{ deliberate export extra; test $? -eq 2; }
+	expect_status 2 deliberate export --since yesterday &&
+	expect_status 2 deliberate export --format xml &&
+	expect_status 2 deliberate export --since 2026-11-13 --until 2026-11-10 &&
+	expect_status 2 deliberate export extra
 '
 
 test_expect_success '--output writes a 0600 file atomically' '
@@ -151,7 +151,7 @@ test_expect_success 'an overlong line is reported and skipped, the rest exported
 	f=$data/current/2026-11-13.ndjson && cp "$f" "$T/save" &&
 	head -c 1100000 /dev/zero | tr "\0" x >>"$f" && echo >>"$f" &&
 	tail -n 1 "$T/save" >>"$f" &&
-	{ deliberate export >"$T/long" 2>"$T/err"; test $? -eq 1; } &&
+	expect_status 1 deliberate export >"$T/long" 2>"$T/err" &&
 	grep_f "2026-11-13.ndjson:7: line longer than" "$T/err" &&
 	test "$(wc -l <"$T/long")" -eq 19 &&
 	cp "$T/save" "$f"

@@ -32,7 +32,7 @@ test_expect_success 'a broken line exits 1 and names file:line' '
 	zcat "$data/archive/2026-11-01.ndjson.gz" >"$f" &&
 	sed -i "2s/\"riskLevel\":\"dangerous\"/\"riskLevel\":\"DANGER\"/" "$f" &&
 	echo "{not json" >>"$f" &&
-	{ deliberate validate-dataset "$f" >"$T/out"; test $? -eq 1; } &&
+	expect_status 1 deliberate validate-dataset "$f" >"$T/out" &&
 	grep_f "$f:2: \$.classification.riskLevel: DANGER is not one of" "$T/out" &&
 	grep_f "$f:4: \$: invalid JSON" "$T/out" &&
 	grep_f "4 entries in 1 file, 2 invalid" "$T/out"
@@ -41,7 +41,7 @@ test_expect_success 'a broken line exits 1 and names file:line' '
 test_expect_success 'an empty line is an error' '
 	f=$T/blank.ndjson &&
 	{ zcat "$data/archive/2026-11-01.ndjson.gz" | sed -n 1p; echo; } >"$f" &&
-	{ deliberate validate-dataset "$f" >"$T/out"; test $? -eq 1; } &&
+	expect_status 1 deliberate validate-dataset "$f" >"$T/out" &&
 	grep_f "$f:2: \$: empty line" "$T/out"
 '
 
@@ -49,28 +49,28 @@ test_expect_success 'duplicate ids across two files are detected' '
 	mkdir -p "$T/dup" &&
 	zcat "$data/archive/2026-11-01.ndjson.gz" >"$T/dup/a.ndjson" &&
 	sed -n 2p "$T/dup/a.ndjson" | gzip -c >"$T/dup/b.ndjson.gz" &&
-	{ deliberate validate-dataset "$T/dup/a.ndjson" "$T/dup/b.ndjson.gz" >"$T/out"; test $? -eq 1; } &&
+	expect_status 1 deliberate validate-dataset "$T/dup/a.ndjson" "$T/dup/b.ndjson.gz" >"$T/out" &&
 	grep_f "$T/dup/b.ndjson.gz:1: \$.id: duplicate id 00000002-0000-4000-8000-000000000002, first seen at $T/dup/a.ndjson:2" "$T/out" &&
-	{ deliberate validate-dataset "$T/dup" >"$T/out2"; test $? -eq 1; } &&
+	expect_status 1 deliberate validate-dataset "$T/dup" >"$T/out2" &&
 	grep_f "duplicate id" "$T/out2"
 '
 
 test_expect_success 'an unknown top-level key is an error, nested ones are not' '
 	zcat "$data/archive/2026-11-01.ndjson.gz" | sed -n 1p |
 	    jq -c ".extra = 1 | .command.newKey = 2" >"$T/top.ndjson" &&
-	{ deliberate validate-dataset "$T/top.ndjson" >"$T/out"; test $? -eq 1; } &&
+	expect_status 1 deliberate validate-dataset "$T/top.ndjson" >"$T/out" &&
 	grep_f "$T/top.ndjson:1: \$.extra: unknown top-level field" "$T/out" &&
 	test "$(grep -c ": \\$" "$T/out")" -eq 1
 '
 
 test_expect_success 'bad input exits 2' '
-	{ deliberate validate-dataset "$T/missing.ndjson"; test $? -eq 2; } &&
+	expect_status 2 deliberate validate-dataset "$T/missing.ndjson" &&
 	echo x >"$T/x.txt" &&
-	{ deliberate validate-dataset "$T/x.txt" 2>"$T/err"; test $? -eq 2; } &&
+	expect_status 2 deliberate validate-dataset "$T/x.txt" 2>"$T/err" &&
 	grep_f "is not a .ndjson" "$T/err" &&
 	echo garbage >"$T/bad.ndjson.gz" &&
-	{ deliberate validate-dataset "$T/bad.ndjson.gz"; test $? -ne 0; } &&
-	{ deliberate validate-dataset; test $? -eq 2; }
+	! deliberate validate-dataset "$T/bad.ndjson.gz" &&
+	expect_status 2 deliberate validate-dataset
 '
 
 test_expect_success 'no progress output when stderr is not a tty' '

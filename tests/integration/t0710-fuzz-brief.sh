@@ -7,14 +7,15 @@
 have clang || skip_all "no clang"
 have pkg-config || skip_all "no pkg-config"
 
-rc=0
+# Not "rc": test_expect_success has a local rc that would hide it.
+fuzz_rc=0
 FUZZ_BUILD="$T/build-fuzz" sh "$SRC/tests/fuzz/run.sh" 10 >"$T/fuzz.out" 2>&1 ||
-	rc=$?
-[ $rc -eq 77 ] && skip_all "$(tail -n 1 "$T/fuzz.out")"
+	fuzz_rc=$?
+[ $fuzz_rc -eq 77 ] && skip_all "$(tail -n 1 "$T/fuzz.out")"
 cat "$T/fuzz.out"
 
 test_expect_success 'the targets build and the regression inputs replay clean' '
-	test "$rc" -ne 1 || ! grep -F "FAIL: " "$T/fuzz.out" | grep -F regression
+	test "$fuzz_rc" -ne 1 || ! grep -F "FAIL: " "$T/fuzz.out" | grep -F regression
 '
 
 for t in $(cd "$SRC/tests/fuzz" && ls fuzz-*.c | sed "s/^fuzz-//; s/\.c$//"); do

@@ -12,7 +12,7 @@ mkdir -p "$DELIBERATE_HOME" && echo "anonymizationLevel = minimal" >>"$DELIBERAT
 SPOOL="$DELIBERATE_HOME/spool"
 
 test_expect_success 'with no daemon, log spools the event and says so' '
-	{ deliberate log -- echo spooled-one 2>"$T/err"; test $? -eq 3; } &&
+	expect_status 3 deliberate log -- echo spooled-one 2>"$T/err" &&
 	grep_f "spooled as" "$T/err" &&
 	test "$(ls "$SPOOL" | grep -c "\.sealed$")" -eq 1 &&
 	test "$(stat -c %a "$SPOOL")" = 700 &&
@@ -24,7 +24,7 @@ test_expect_success 'the spool never holds a secret from the redaction corpus in
 	n=0
 	while IFS="	" read -r cmd secrets; do
 		case $cmd in "#"*|"") continue ;; esac
-		deliberate log --line "$cmd" 2>/dev/null
+		expect_status 3 deliberate log --line "$cmd" 2>/dev/null
 		n=$((n + 1))
 		[ $n -ge 60 ] && break
 	done <"$SRC/tests/fixtures/redact/secrets.tsv"
@@ -70,7 +70,7 @@ test_expect_success 'no corpus secret reached the dataset through the spool' '
 
 test_expect_success 'a spooled event already recorded (crash before unlink) is not recorded twice' '
 	daemon_stop &&
-	{ deliberate log -- echo twice 2>/dev/null; test $? -eq 3; } &&
+	expect_status 3 deliberate log -- echo twice 2>/dev/null &&
 	mkdir "$T/keep" && cp "$SPOOL"/*.sealed "$T/keep/" &&
 	daemon_start &&
 	test "$(grep -c "echo twice" "$(today_file)")" -eq 1 &&

@@ -12,18 +12,16 @@ ANN=$DELIBERATE_HOME/learning-data/current/$(date +%F).annotations.ndjson
 t_usage() {
 	for args in "" "--helpful y" "--helpful maybe --accurate y" \
 	    "--last --entry x --helpful y --accurate n" "--bogus" "extra"; do
-		deliberate feedback $args 2>"$T/err"
-		test $? = 2 || { echo "feedback $args: not 2"; return 1; }
+		expect_status 2 deliberate feedback $args 2>"$T/err"
 		grep -q '^usage: deliberate feedback' "$T/err" || return 1
 	done
 	for args in "" "--as" "--as risky" "--last --entry x --as safe" \
 	    "--bogus"; do
-		deliberate correct $args 2>"$T/err"
-		test $? = 2 || { echo "correct $args: not 2"; return 1; }
+		expect_status 2 deliberate correct $args 2>"$T/err"
 		grep -q '^usage: deliberate correct' "$T/err" || return 1
 	done
-	(unset DELIBERATE_SESSION; deliberate correct --last --as safe \
-	    2>"$T/err"; test $? = 2) && grep -q DELIBERATE_SESSION "$T/err"
+	(unset DELIBERATE_SESSION; expect_status 2 deliberate correct --last \
+	    --as safe 2>"$T/err") && grep -q DELIBERATE_SESSION "$T/err"
 }
 test_expect_success 'feedback and correct usage errors exit 2' t_usage
 

@@ -67,15 +67,36 @@ skip_all() {
 }
 
 # test_expect_success 'description' 'commands'
+#
+# The commands run with set -e, so any failing command fails the test,
+# inside functions too, and the one that failed is shown.  The subshell
+# is not the condition of an if: there bash ignores set -e, and only the
+# last command would count.  (bash also ignores it for every command but
+# the last of an && list: write a body as one chain, or as one command
+# per line, never a chain followed by more lines.)
 test_expect_success() {
+	local _tes_rc
 	test_count=$((test_count + 1))
-	if (set -e -o pipefail; eval "$2") >"$T/test.out" 2>&1; then
+	(set -eE -o pipefail
+	 trap 'echo "failed: $BASH_COMMAND" >&2' ERR
+	 eval "$2") >"$T/test.out" 2>&1
+	_tes_rc=$?
+	if [ $_tes_rc -eq 0 ]; then
 		say "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
 		say "not ok $test_count - $1"
 		sed 's/^/#   /' "$T/test.out" | tail -n 40
 	fi
+}
+
+# expect_status N CMD [ARGS...]: CMD exits with status N (a command that
+# must fail, under the set -e of test_expect_success).
+expect_status() {
+	local want=$1 rc=0
+	shift
+	"$@" || rc=$?
+	[ "$rc" = "$want" ] || { echo "exit status $rc, want $want: $*"; return 1; }
 }
 
 # Finish: exit 1 when any test failed.
