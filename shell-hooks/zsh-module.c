@@ -184,7 +184,6 @@ static struct {
 	char		 eid[64];	/* its entry id, "-": the last entry */
 	double		 t0;		/* its start */
 	double		 fd_t;		/* the last send on the kept fd */
-	struct hook_buf	 qmsg;		/* what goes on the quiet connection */
 	struct hook_quiet quiet;	/* see hook_quiet_send */
 } zh = { .quiet = HOOK_QUIET_INIT };
 
@@ -290,11 +289,27 @@ zh_var(const char *name)
 	return zh_getn(name);
 }
 
-/* The socket path, by the rules of docs/protocol.md (as the script's). */
+/*
+ * The socket path, by the rules of docs/protocol.md (as the script's);
+ * worked out again at most once a second (its snprintf reaches down the
+ * stack to a page the last fork made copy-on-write: a page fault a line).
+ */
 static int
 zh_sockpath(char *out, size_t len)
 {
-	return hook_socket_path(out, len, zh_var);
+	static char		 path[sizeof ((struct sockaddr_un *)0)->sun_path];
+	static long long	 when = -1;
+	static int		 r = -1;
+	long long		 now = hook_mono_ms();
+
+	if (when < 0 || now - when >= 1000) {
+		r = hook_socket_path(path, sizeof path, zh_var);
+		when = now;
+	}
+	if (r != 0 || strlen(path) >= len)
+		return -1;
+	memcpy(out, path, strlen(path) + 1);
+	return 0;
 }
 
 /*
@@ -456,59 +471,53 @@ zh_send(int fd)
 }
 
 /*
- * zh.msg with the queued outcomes (ours, then the script's) in front, on
- * the quiet connection to the kept connection's path, where writing wakes
- * nobody (hook_quiet_send).  0 when it went and the queues are spent; -1
- * when it did not, and nothing is spent (zh_send then sends it).
+ * A fast-path event, built after the queued outcomes (ours, then the
+ * script's) in zh.pending, on the quiet connection to the kept
+ * connection's path, where writing wakes nobody (hook_quiet_send).  The
+ * queue's buffer is the one the prompt wrote since the last fork: no
+ * other page is written for the line.  Failing that, the same bytes go
+ * on the kept connection (zh_send).  0 or -1; the queues are spent.
  */
 static int
-zh_send_quiet(void)
+zh_send_fast(int fd)
 {
-	const char	*sp = zh_get("__dlb_pending");
 	const char	*path = zh_get("__dlb_fd_path");
 
-	if (zh.msg.oom || *path == '\0')
-		return -1;
-	zh.qmsg.len = 0;
-	zh.qmsg.oom = 0;
-	hook_addn(&zh.qmsg, zh.pending.p, zh.pending.len);
-	hook_adds(&zh.qmsg, sp);
-	hook_addn(&zh.qmsg, zh.msg.p, zh.msg.len);
-	if (zh.qmsg.oom || hook_quiet_send(&zh.quiet, path, zh.qmsg.p,
-	    zh.qmsg.len) != 0)
-		return -1;
-	zh.pending.len = 0;
-	if (*sp != '\0')
-		zh_set("__dlb_pending", "");
-	return 0;
+	if (!zh.pending.oom && *path != '\0' && hook_quiet_send(&zh.quiet,
+	    path, zh.pending.p, zh.pending.len) == 0) {
+		zh.pending.len = 0;
+		return 0;
+	}
+	zh.msg.len = 0;
+	zh.msg.oom = zh.pending.oom;
+	return zh_send(fd);
 }
 
-/* zh.msg: the start of a message about line (type, line, context). */
+/* Append to b the start of a message about line (type, line, context). */
 static int
-zh_head(const char *type, const char *line, unsigned long seq)
+zh_head(struct hook_buf *b, const char *type, const char *line,
+    unsigned long seq)
 {
 	const char	*ctx = zh_context();
 	char		 tmp[64];
 
-	zh.msg.len = 0;
-	zh.msg.oom = 0;
 	if (ctx == NULL)
 		return -1;
 	if (seq > 0) {
 		snprintf(tmp, sizeof tmp, "{\"seq\":%lu,", seq);
-		hook_adds(&zh.msg, tmp);
+		hook_adds(b, tmp);
 	} else
-		hook_adds(&zh.msg, "{");
-	hook_adds(&zh.msg, "\"v\":1,\"type\":\"");
-	hook_adds(&zh.msg, type);
-	hook_adds(&zh.msg, "\",\"source\":\"hook\",\"shell\":\"zsh\"");
+		hook_adds(b, "{");
+	hook_adds(b, "\"v\":1,\"type\":\"");
+	hook_adds(b, type);
+	hook_adds(b, "\",\"source\":\"hook\",\"shell\":\"zsh\"");
 	if (seq == 0)
-		hook_addkv(&zh.msg, "action", "execute");
-	hook_addkv(&zh.msg, "line", line);
-	hook_adds(&zh.msg, ctx);
-	hook_adds(&zh.msg, zh_get("__dlb_istty"));
-	hook_addnum(&zh.msg, "ts", hook_now_ms());
-	return zh.msg.oom ? -1 : 0;
+		hook_addkv(b, "action", "execute");
+	hook_addkv(b, "line", line);
+	hook_adds(b, ctx);
+	hook_adds(b, zh_get("__dlb_istty"));
+	hook_addnum(b, "ts", hook_now_ms());
+	return b->oom ? -1 : 0;
 }
 
 /* Arm the outcome of the line about to run (__deliberate_arm). */
@@ -525,6 +534,7 @@ static int
 zh_fast(int fd, const char *line)
 {
 	const char	*v;
+	size_t		 keep;
 
 	if (zh_geti("__dlb_ff") + zh.ff >= ZH_FF_MAX ||
 	    ((v = zh_getn("DELIBERATE_FASTPATH")) != NULL &&
@@ -532,11 +542,21 @@ zh_fast(int fd, const char *line)
 	    *line < 'a' || *line > 'z' || zh_odd_aliases())
 		return ZH_SCRIPT;
 	hook_trig_load(zh_get("__dlb_fd_path"));
-	if (!hook_fast_path(line, zh_plain_cmd) ||
-	    zh_head("event", line, 0) != 0)
+	if (!hook_fast_path(line, zh_plain_cmd))
 		return ZH_SCRIPT;
-	hook_adds(&zh.msg, ",\"ack\":false}\n");
-	if (zh_send_quiet() != 0 && zh_send(fd) != 0)
+	/* The event goes after the queued outcomes, ours and the script's. */
+	if (*(v = zh_get("__dlb_pending")) != '\0') {
+		hook_adds(&zh.pending, v);
+		zh_set("__dlb_pending", "");
+	}
+	keep = zh.pending.len;
+	if (zh_head(&zh.pending, "event", line, 0) != 0) {
+		zh.pending.len = keep;	/* the queues stay queued */
+		zh.pending.oom = 0;
+		return ZH_SCRIPT;
+	}
+	hook_adds(&zh.pending, ",\"ack\":false}\n");
+	if (zh_send_fast(fd) != 0)
 		return ZH_SCRIPT;
 	zh.ff++;
 	zh_arm("-");
@@ -635,7 +655,9 @@ zh_check(int fd, const char *line)
 	start = zh_now();
 	zh_time(t0, sizeof t0);
 	seq = (unsigned long)atol(zh_get("__dlb_seq")) + 1;
-	if (zh_head("check", line, seq) != 0)
+	zh.msg.len = 0;
+	zh.msg.oom = 0;
+	if (zh_head(&zh.msg, "check", line, seq) != 0)
 		return ZH_SCRIPT;
 	hook_adds(&zh.msg, ",\"record\":true}\n");
 	snprintf(tmp, sizeof tmp, "%lu", seq);
@@ -838,7 +860,6 @@ finish_(UNUSED(Module m))
 	free(zh.reply.p);
 	free(zh.pending.p);
 	free(zh.ctx.p);
-	free(zh.qmsg.p);
 	hook_quiet_close(&zh.quiet);
 	memset(&zh, 0, sizeof zh);
 	zh.quiet.fd = -1;
