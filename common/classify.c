@@ -2423,6 +2423,27 @@ find_filtered(const struct segment *s, size_t end)
 	return 0;
 }
 
+/*
+ * The one literal name find matches before argument end (-name
+ * node_modules), or NULL: a glob, several names, or none.
+ */
+static const char *
+find_literal_name(const struct segment *s, size_t end)
+{
+	const char	*name = NULL;
+	size_t		 i;
+
+	for (i = 1; i + 1 < end && i + 1 < s->argc; i++) {
+		if (strcmp(s->argv[i], "-name") != 0)
+			continue;
+		if (name != NULL || strpbrk(s->argv[i + 1], "*?[/") != NULL ||
+		    s->argv[i + 1][0] == '\0')
+			return NULL;
+		name = s->argv[++i];
+	}
+	return name;
+}
+
 /* Judge the text that a command executes (sh -c, ssh, eval, ...). */
 static void
 judge_payloads(struct judge *j, struct segment *s, int depth)
@@ -2500,6 +2521,22 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			if (strcmp(s->argv[pos[i]], "exec") == 0 ||
 			    strcmp(s->argv[pos[i]], "debug") == 0)
 				break;
+			if (strcmp(s->argv[pos[i]], "run") == 0 &&
+			    (strcmp(n, "docker-compose") == 0 || (i > 0 &&
+			    strcmp(s->argv[pos[i - 1]], "compose") == 0))) {
+				/*
+				 * docker compose run SERVICE CMD...: the
+				 * service's container, with its volumes and
+				 * its database: the argv is judged.
+				 */
+				k = skip_opts(s, pos[i], " -e -u -w -p -v -l "
+				    "--env --user --workdir --publish --volume "
+				    "--label --name --entrypoint --env-file ",
+				    0);
+				if (k + 1 < s->argc)
+					judge_argv(j, s, k + 1, depth);
+				return;
+			}
 			if (strcmp(s->argv[pos[i]], "run") == 0) {
 				for (k = pos[i] + 1; k + 2 < s->argc; k++) {
 					if (IN(base_name(s->argv[k]), shells) &&
@@ -2737,9 +2774,10 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 				    strcmp(root, "~") != 0 &&
 				    strcmp(root, "~/") != 0 &&
 				    strcmp(root, "$HOME") != 0)
-					xasprintf(&m, "%s%sMATCH", root,
+					xasprintf(&m, "%s%s%s", root,
 					    root[strlen(root) - 1] == '/' ?
-					    "" : "/");
+					    "" : "/", find_literal_name(s, i) ?
+					    find_literal_name(s, i) : "MATCH");
 				else
 					xasprintf(&m, "%s%s*", root,
 					    root[strlen(root) - 1] == '/' ?
@@ -3026,6 +3064,35 @@ add_input(struct segment *s, const char *name)
 }
 
 /* Bypass checks that look at one simple command. */
+/*
+ * alias rm='rm -i': the same command with only the options that make it
+ * ask first or refuse more (-i, -I, --interactive, --preserve-root) hides
+ * nothing from a guard.
+ */
+static int
+alias_only_asks(const char *name, const char *value)
+{
+	static const char	*safer[] = { "-i", "-I", "--interactive",
+	    "--interactive=always", "--interactive=once", "--preserve-root",
+	    "--one-file-system", "-v", "--verbose" };
+	char			*copy, *w, *save;
+	int			 first = 1, ok = 1;
+
+	copy = xstrdup(value);
+	for (w = strtok_r(copy, " \t", &save); w != NULL;
+	    w = strtok_r(NULL, " \t", &save)) {
+		if (first) {
+			ok = strcmp(w, name) == 0;
+			first = 0;
+		} else if (!IN(w, safer))
+			ok = 0;
+		if (!ok)
+			break;
+	}
+	free(copy);
+	return ok && !first;
+}
+
 static void
 bypass_segment(struct judge *j, const struct shtok_list *l,
     const struct shtok_cmd *cmd, struct segment *s, unsigned w0flags,
@@ -3067,8 +3134,8 @@ bypass_segment(struct judge *j, const struct shtok_list *l,
 			if (eq == NULL)
 				continue;
 			nm = xstrndup(s->argv[i], eq - s->argv[i]);
-			if (IN(nm, guarded) || has_rules(j->c, nm) ||
-			    strstr(eq, "rm -") != NULL)
+			if (!alias_only_asks(nm, eq + 1) && (IN(nm, guarded) ||
+			    has_rules(j->c, nm) || strstr(eq, "rm -") != NULL))
 				tech_add(j, TECH_SHADOWING);
 			free(nm);
 		}
