@@ -273,6 +273,23 @@ t_ps0_reset() {
 }
 test_expect_success 'lines are checked when a prompt framework resets PS0 every prompt' t_ps0_reset
 
+t_kill9() {
+	# The fast lines' events wait in the quiet connection's socket
+	# buffer until the daemon reads it: a shell killed with SIGKILL right
+	# after them loses none.
+	tsend b6 'echo "pid=$$"'
+	twait b6 'pid=' 2
+	pid=$(tscreen b6 | sed -n 's/.*pid=\([0-9][0-9]*\)$/\1/p' | tail -n 1)
+	test -n "$pid"
+	tsend b6 'echo killed-1'
+	tsend b6 'echo killed-2'
+	twait b6 killed-2 2
+	kill -9 "$pid"
+	ewait 'echo killed-1' execute
+	ewait 'echo killed-2' execute
+}
+test_expect_success 'a shell killed with SIGKILL right after fast lines loses none of them' t_kill9
+
 t_stopped() { hook_stopped b4; }
 test_expect_success 'a stopped daemon never blocks the shell' t_stopped
 
