@@ -3134,8 +3134,14 @@ bypass_segment(struct judge *j, const struct shtok_list *l,
 			if (eq == NULL)
 				continue;
 			nm = xstrndup(s->argv[i], eq - s->argv[i]);
-			if (!alias_only_asks(nm, eq + 1) && (IN(nm, guarded) ||
-			    has_rules(j->c, nm) || strstr(eq, "rm -") != NULL))
+			/* alias k=kubectl: a short name, which the rules
+			 * know too, for a command (not rm=shred). */
+			if (!alias_only_asks(nm, eq + 1) &&
+			    !(!IN(nm, guarded) && has_rules(j->c, nm) &&
+			    strchr(eq + 1, ' ') == NULL &&
+			    has_rules(j->c, eq + 1)) &&
+			    (IN(nm, guarded) || has_rules(j->c, nm) ||
+			    strstr(eq, "rm -") != NULL))
 				tech_add(j, TECH_SHADOWING);
 			free(nm);
 		}

@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[18][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[19][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -374,6 +374,13 @@ t_heldout17(void)
 	run_corpus("heldout17.tsv", 17, 0.95, 0.05, 0);
 }
 
+/* Two ordinary weeks each of a Go/Rust, a Java and an IT generalist. */
+static void
+t_heldout18(void)
+{
+	run_corpus("heldout18.tsv", 18, 0.95, 0.05, 0);
+}
+
 /* Soundness over every rule example, and the set itself. */
 static void
 t_triggers(void)
@@ -693,6 +700,7 @@ t_structure(void)
 		{ "echo ':(){ :|:& };:'", RISK_SAFE },
 		{ "command -v rm", RISK_SAFE },
 		{ "alias rm='rm -I'", RISK_SAFE },
+		{ "alias k=kubectl", RISK_SAFE },
 		{ "alias cp='cp -i' mv='mv -i'", RISK_SAFE },
 		{ "find . -name node_modules -exec rm -rf {} +", RISK_SAFE },
 		{ "find ~/code -name node_modules -type d -prune -exec rm -rf "
@@ -778,6 +786,7 @@ t_bypass(void)
 		{ "node -e 'require(\"child_process\").execSync(\"ls\")'",
 		    "inline_script" },
 		{ "alias rm='/bin/rm -f'", "shadowing" },
+		{ "alias rm=shred", "shadowing" },
 		{ "command rm -rf x", "shadowing" },
 		{ "\\rm file", "shadowing" },
 		{ "rm() { echo hi; }", "shadowing" },
@@ -1028,6 +1037,7 @@ main(void)
 	RUN(t_heldout15);
 	RUN(t_heldout16);
 	RUN(t_heldout17);
+	RUN(t_heldout18);
 	RUN(t_triggers);
 	RUN(t_keywords);
 	RUN(t_null_dir);
