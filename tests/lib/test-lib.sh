@@ -40,8 +40,17 @@ test_when_finished() {
 }
 
 _test_exit() {
-	local rc=$?
-	[ -f "$T/daemon.pid" ] && kill "$(cat "$T/daemon.pid")" 2>/dev/null
+	local rc=$? pid
+	# Stop the daemon and make sure it is gone: a stopped one is
+	# continued first, and one that does not exit in time (an ASan build
+	# can hang in its exit-time leak check) is killed, so that no test
+	# leaves a process behind to eat the CPU of the ones after it.
+	if [ -f "$T/daemon.pid" ]; then
+		pid=$(cat "$T/daemon.pid")
+		kill -CONT "$pid" 2>/dev/null
+		kill "$pid" 2>/dev/null
+		_wait_gone "$pid" || kill -9 "$pid" 2>/dev/null
+	fi
 	if [ -f "$T/.cleanup" ]; then
 		while IFS= read -r _c; do
 			eval "$_c" >/dev/null 2>&1
@@ -143,12 +152,13 @@ _wait_gone() {
 	return 1
 }
 
-# Stop the daemon (SIGTERM) and wait for it.
+# Stop the daemon (SIGTERM) and wait for it (SIGKILL if it hangs).
 daemon_stop() {
 	local pid
 	pid=$(cat "$T/daemon.pid" 2>/dev/null) || return 0
+	kill -CONT "$pid" 2>/dev/null
 	kill "$pid" 2>/dev/null
-	_wait_gone "$pid"
+	_wait_gone "$pid" || kill -9 "$pid" 2>/dev/null || true
 	rm -f "$T/daemon.pid"
 	DAEMON_PID=
 }
