@@ -126,19 +126,7 @@ dlb_env(const char *name)
 static int
 dlb_socket_path(char *out, size_t len)
 {
-	static char		 path[sizeof ((struct sockaddr_un *)0)->sun_path];
-	static long long	 when = -1;
-	static int		 r = -1;
-	long long		 now = hook_mono_ms();
-
-	if (when < 0 || now - when >= 1000) {
-		r = hook_socket_path(path, sizeof path, dlb_env);
-		when = now;
-	}
-	if (r != 0 || strlen(path) >= len)
-		return -1;
-	memcpy(out, path, strlen(path) + 1);
-	return 0;
+	return hook_socket_path_cached(out, len, dlb_env);
 }
 
 /*
@@ -184,7 +172,6 @@ dlb_connect(int *fresh)
 {
 	struct sockaddr_un	sun;
 	struct stat		st;
-	int			fd;
 
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
@@ -202,25 +189,9 @@ dlb_connect(int *fresh)
 		return dlb_fd;
 	dlb_disconnect();
 	*fresh = 1;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
+	if ((dlb_fd = hook_connect_high(sun.sun_path, &dlb_fd_dev,
+	    &dlb_fd_ino)) < 0)
 		return -1;
-	/*
-	 * EAGAIN: the backlog is full, the daemon is stuck; fail open.  The
-	 * descriptor moves above the ones scripts name (exec 3>log).
-	 */
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
-	    (dlb_fd = fcntl(fd, F_DUPFD_CLOEXEC, HOOK_FD_MIN)) < 0) {
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	if (fstat(dlb_fd, &st) != 0) {
-		dlb_disconnect();
-		return -1;
-	}
-	dlb_fd_dev = st.st_dev;
-	dlb_fd_ino = st.st_ino;
 	dlb_fd_pid = getpid();
 	memcpy(dlb_fd_path, sun.sun_path, sizeof dlb_fd_path);
 	return dlb_fd;

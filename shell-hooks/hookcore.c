@@ -758,11 +758,16 @@ hook_quiet_close(struct hook_quiet *q)
 	q->fd = -1;
 }
 
-/* Open q to path and say "quiet".  0 or -1. */
-static int
-quiet_open(struct hook_quiet *q, const char *path)
+/*
+ * A non-blocking, close-on-exec connection to the daemon's socket at
+ * path, at descriptor HOOK_FD_MIN or above (away from the ones scripts
+ * name: exec 3>log), and what it is (*dev, *ino), so that a descriptor a
+ * script took over later is noticed.  The descriptor, or -1 (EAGAIN: the
+ * backlog is full, the daemon is stuck; the caller fails open).
+ */
+int
+hook_connect_high(const char *path, dev_t *dev, ino_t *ino)
 {
-	static const char	 hello[] = "{\"v\":1,\"type\":\"quiet\"}\n";
 	struct sockaddr_un	 sun;
 	struct stat		 st;
 	int			 fd, hfd;
@@ -781,15 +786,54 @@ quiet_open(struct hook_quiet *q, const char *path)
 		return -1;
 	}
 	close(fd);
-	if (fstat(hfd, &st) != 0 || send(hfd, hello, sizeof hello - 1,
-	    MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)sizeof hello - 1) {
+	if (fstat(hfd, &st) != 0) {
 		close(hfd);
 		return -1;
 	}
-	q->fd = hfd;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return hfd;
+}
+
+/*
+ * hook_socket_path(), worked out again at most once a second: the
+ * variables rarely change, and the work (variable lookups, snprintf deep
+ * in the stack) writes pages the last fork made copy-on-write.
+ */
+int
+hook_socket_path_cached(char *out, size_t len, hook_var_fn get)
+{
+	static char		 path[sizeof ((struct sockaddr_un *)0)->sun_path];
+	static long long	 when = -1;
+	static int		 r = -1;
+	long long		 now = hook_mono_ms();
+
+	if (when < 0 || now - when >= 1000) {
+		r = hook_socket_path(path, sizeof path, get);
+		when = now;
+	}
+	if (r != 0 || strlen(path) >= len)
+		return -1;
+	memcpy(out, path, strlen(path) + 1);
+	return 0;
+}
+
+/* Open q to path and say "quiet".  0 or -1. */
+static int
+quiet_open(struct hook_quiet *q, const char *path)
+{
+	static const char	 hello[] = "{\"v\":1,\"type\":\"quiet\"}\n";
+	int			 fd;
+
+	if ((fd = hook_connect_high(path, &q->dev, &q->ino)) < 0)
+		return -1;
+	if (send(fd, hello, sizeof hello - 1, MSG_NOSIGNAL | MSG_DONTWAIT) !=
+	    (ssize_t)sizeof hello - 1) {
+		close(fd);
+		return -1;
+	}
+	q->fd = fd;
 	q->pid = getpid();
-	q->dev = st.st_dev;
-	q->ino = st.st_ino;
 	snprintf(q->path, sizeof q->path, "%s", path);
 	return 0;
 }

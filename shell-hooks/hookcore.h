@@ -56,6 +56,8 @@ struct hook_quiet {
 /* Where the hooks put the descriptors they keep: above the shells' own. */
 #define HOOK_FD_MIN	100
 
+int		hook_connect_high(const char *, dev_t *, ino_t *);
+int		hook_socket_path_cached(char *, size_t, hook_var_fn);
 int		hook_quiet_send(struct hook_quiet *, const char *, const char *,
 		    size_t);
 void		hook_quiet_close(struct hook_quiet *);

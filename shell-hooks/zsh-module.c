@@ -290,26 +290,13 @@ zh_var(const char *name)
 }
 
 /*
- * The socket path, by the rules of docs/protocol.md (as the script's);
- * worked out again at most once a second (its snprintf reaches down the
- * stack to a page the last fork made copy-on-write: a page fault a line).
+ * The socket path, by the rules of docs/protocol.md (as the script's),
+ * worked out again at most once a second (hook_socket_path_cached).
  */
 static int
 zh_sockpath(char *out, size_t len)
 {
-	static char		 path[sizeof ((struct sockaddr_un *)0)->sun_path];
-	static long long	 when = -1;
-	static int		 r = -1;
-	long long		 now = hook_mono_ms();
-
-	if (when < 0 || now - when >= 1000) {
-		r = hook_socket_path(path, sizeof path, zh_var);
-		when = now;
-	}
-	if (r != 0 || strlen(path) >= len)
-		return -1;
-	memcpy(out, path, strlen(path) + 1);
-	return 0;
+	return hook_socket_path_cached(out, len, zh_var);
 }
 
 /*

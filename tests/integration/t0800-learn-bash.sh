@@ -110,18 +110,7 @@ t_outcomes() {
 	sleep 0.5
 	tkeys b1 C-c
 	tsync b1 || return 1
-	# Fire-and-forget messages reach the daemon within a second (the
-	# quiet connection, docs/protocol.md): wait for them.
-	for c in 'true; echo out-ok:0' 'false:1' 'sleep 5:130'; do
-		cmd=${c%:*} want=${c##*:}
-		for i in $(seq 30); do
-			id=$(eid "$cmd" || true)
-			got=$(ann "[r['exitStatus'] for r in a if r['kind'] == 'outcome' and r['entryId'] == '$id']")
-			[ "$got" = "[$want]" ] && break
-			sleep 0.1
-		done
-		test "$got" = "[$want]" || { echo "$cmd: $got, want $want"; cat "$ANN"; cut -c1-120 "$(today_file)"; return 1; }
-	done
+	outcomes_wait || return 1
 	# Exported entries carry it in userDecision.
 	deliberate export --format ndjson >"$T/exp2.ndjson"
 	"$PYTHON" - "$T/exp2.ndjson" <<'PY'

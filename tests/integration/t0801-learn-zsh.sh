@@ -94,18 +94,7 @@ t_outcomes() {
 	sleep 0.5
 	tkeys z1 C-c
 	tsync z1 || return 1
-	# Fire-and-forget messages reach the daemon within a second (the
-	# quiet connection, docs/protocol.md): wait for them.
-	for c in 'true; echo out-ok:0' 'false:1' 'sleep 5:130'; do
-		cmd=${c%:*} want=${c##*:}
-		for i in $(seq 30); do
-			id=$(eid "$cmd" || true)
-			got=$(ann "[r['exitStatus'] for r in a if r['kind'] == 'outcome' and r['entryId'] == '$id']")
-			[ "$got" = "[$want]" ] && break
-			sleep 0.1
-		done
-		test "$got" = "[$want]" || { echo "$cmd: $got, want $want"; cat "$ANN"; cut -c1-120 "$(today_file)"; return 1; }
-	done
+	outcomes_wait || return 1
 	# The prompted and the learned lines have theirs too.
 	test "$(ann "sum(1 for r in a if r['kind'] == 'outcome' and r['exitStatus'] == 0)")" -ge 5 || return 1
 	deliberate export --format ndjson >"$T/exp.ndjson"
