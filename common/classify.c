@@ -2758,7 +2758,7 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			    strcmp(s->argv[i], "-ok") == 0 ||
 			    strcmp(s->argv[i], "-okdir") == 0) {
 				struct buf	b = BUF_INIT;
-				const char	*root = ".";
+				const char	*root = ".", *lit;
 				char		*m = NULL;
 
 				if (s->argc > 1 && s->argv[1][0] != '-')
@@ -2776,8 +2776,8 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 				    strcmp(root, "$HOME") != 0)
 					xasprintf(&m, "%s%s%s", root,
 					    root[strlen(root) - 1] == '/' ?
-					    "" : "/", find_literal_name(s, i) ?
-					    find_literal_name(s, i) : "MATCH");
+					    "" : "/", (lit = find_literal_name(s,
+					    i)) != NULL ? lit : "MATCH");
 				else
 					xasprintf(&m, "%s%s*", root,
 					    root[strlen(root) - 1] == '/' ?
@@ -3093,6 +3093,25 @@ alias_only_asks(const char *name, const char *value)
 	return ok && !first;
 }
 
+/*
+ * Whether alias name=value hides a guarded command: it names one (or
+ * runs rm -...), unless it only adds options that ask first, or is a
+ * short name the rules know for the one command it runs (alias
+ * k=kubectl; not rm=shred, rm being guarded itself).
+ */
+static int
+alias_shadows(const struct classifier *c, const char *name,
+    const char *value)
+{
+	if (alias_only_asks(name, value))
+		return 0;
+	if (!IN(name, guarded) && has_rules(c, name) &&
+	    strchr(value, ' ') == NULL && has_rules(c, value))
+		return 0;
+	return IN(name, guarded) || has_rules(c, name) ||
+	    strstr(value, "rm -") != NULL;
+}
+
 static void
 bypass_segment(struct judge *j, const struct shtok_list *l,
     const struct shtok_cmd *cmd, struct segment *s, unsigned w0flags,
@@ -3134,14 +3153,7 @@ bypass_segment(struct judge *j, const struct shtok_list *l,
 			if (eq == NULL)
 				continue;
 			nm = xstrndup(s->argv[i], eq - s->argv[i]);
-			/* alias k=kubectl: a short name, which the rules
-			 * know too, for a command (not rm=shred). */
-			if (!alias_only_asks(nm, eq + 1) &&
-			    !(!IN(nm, guarded) && has_rules(j->c, nm) &&
-			    strchr(eq + 1, ' ') == NULL &&
-			    has_rules(j->c, eq + 1)) &&
-			    (IN(nm, guarded) || has_rules(j->c, nm) ||
-			    strstr(eq, "rm -") != NULL))
+			if (alias_shadows(j->c, nm, eq + 1))
 				tech_add(j, TECH_SHADOWING);
 			free(nm);
 		}
@@ -3654,7 +3666,7 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 		for (k = 0; k < s.argc && !(s.wflags[k] &
 		    (SHW_VAR | SHW_CMDSUB)); k++)
 			;
-		if ((w0flags & SHW_CMDSUB) || k < s.argc)
+		if (k < s.argc)
 			judge_expanded(j, &ls, &s, depth);
 		judge_staged_run(j, &ls, &s, depth);
 		stage_script(&ls, &s, stdin_data(l, cmd));
