@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "spool.h"
+#include "userkey.h"
 
 static const char *
 basename_of(const char *s)
@@ -70,7 +71,7 @@ cmd_log(int argc, char **argv)
 	struct json_object	*req, *rep, *av, *id;
 	const char		*shell = NULL, *cwd = NULL, *line = NULL, *e;
 	const char		*source = "cli";
-	char			 cwdbuf[PATH_MAX], *tty;
+	char			 cwdbuf[PATH_MAX], eid[37], *tty;
 	int			 ch, i, r;
 	double			 t0 = clock_mono_ms();
 
@@ -115,6 +116,20 @@ cmd_log(int argc, char **argv)
 
 	req = cli_request("event");
 	json_object_object_add(req, "source", json_object_new_string(source));
+	/*
+	 * The entry's id, chosen here: a daemon too slow to answer in time
+	 * gets the event from the socket and from the spool, and records
+	 * it once.
+	 */
+	uuid_v4(eid);
+	json_object_object_add(req, "eventId", json_object_new_string(eid));
+	if ((e = getenv("DELIBERATE_SESSION")) != NULL && *e != '\0')
+		json_object_object_add(req, "session",
+		    json_object_new_string(e));
+	/* A hook logs a line only when its check got no verdict in time. */
+	if (strcmp(source, "hook") == 0)
+		json_object_object_add(req, "resend",
+		    json_object_new_boolean(1));
 	if (line != NULL)
 		json_object_object_add(req, "line",
 		    json_object_new_string(line));

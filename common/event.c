@@ -130,6 +130,23 @@ trim_line(struct event *ev)
 		ev->line[--n] = '\0';
 }
 
+/* A lower-case 8-4-4-4-12 hex UUID, as uuid_v4() writes. */
+static int
+is_uuid(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return 0;
+		} else if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	}
+	return s[36] == '\0';
+}
+
 int
 event_parse(struct json_object *o, struct event *ev, char **cause)
 {
@@ -155,6 +172,8 @@ event_parse(struct json_object *o, struct event *ev, char **cause)
 	    (r = get_str(o, "pathEnv", &ev->path_env, cause)) ||
 	    (r = get_str(o, "action", &ev->action, cause)) ||
 	    (r = get_str(o, "modifiedCommand", &ev->modified, cause)) ||
+	    (r = get_str(o, "eventId", &ev->event_id, cause)) ||
+	    (r = get_bool(o, "resend", &ev->resend, cause)) ||
 	    (r = get_bool(o, "interactive", &ev->interactive, cause)) ||
 	    (r = get_bool(o, "isTTY", &ev->is_tty, cause)) ||
 	    (r = get_bool(o, "sudo", &ev->sudo, cause)) ||
@@ -217,6 +236,11 @@ event_parse(struct json_object *o, struct event *ev, char **cause)
 		r = bad(cause, "action", "execute, cancel, modify or timeout");
 		goto fail;
 	}
+	/* It becomes the entry's id. */
+	if (ev->event_id != NULL && !is_uuid(ev->event_id)) {
+		r = bad(cause, "eventId", "a UUID");
+		goto fail;
+	}
 	trim_line(ev);
 	return 0;
 fail:
@@ -240,6 +264,7 @@ event_release(struct event *ev)
 	free(ev->cmd_type);
 	free(ev->path_env);
 	free(ev->entry_id);
+	free(ev->event_id);
 	free(ev->action);
 	free(ev->modified);
 	if (ev->ai != NULL)

@@ -26,6 +26,11 @@ struct event {
 	char	*path_env;	/* the client's PATH, used for type only */
 	char	*entry_id;	/* set by the daemon for spooled events, never
 				   from the wire */
+	char	*event_id;	/* "eventId": the client's UUID for the entry,
+				   so that a copy sent twice (the socket,
+				   then the spool) is recorded once */
+	int	 resend;	/* "resend": a hook's copy of a line whose
+				   check got no verdict in time */
 	pid_t	 pid;
 	pid_t	 ppid;
 	uid_t	 uid;

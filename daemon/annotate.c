@@ -69,13 +69,13 @@ learned_path(const struct daemon *d)
 	return path;
 }
 
-/* The learned overrides, reloaded with the rules (learned.json is stamped). */
+/* The learned overrides, reread when learned_gen moves (server_tick). */
 struct learned *
 annotate_learned(struct daemon *d)
 {
 	char	*path, *cause = NULL;
 
-	if (learned == NULL || learned_gen != d->reloads) {
+	if (learned == NULL || learned_gen != d->learned_gen) {
 		path = learned_path(d);
 		learned = learn_free(learned);
 		if (learn_load(path, d->cfg.learn_threshold, &learned,
@@ -86,7 +86,7 @@ annotate_learned(struct daemon *d)
 			    &learned, NULL);
 		}
 		free(path);
-		learned_gen = d->reloads;
+		learned_gen = d->learned_gen;
 	}
 	learned->threshold = d->cfg.learn_threshold;
 	learned->cls = d->cls;
@@ -294,6 +294,9 @@ add_fields(struct daemon *d, struct json_object *req, const char *kind,
 	if (learn_save(learned, path) != 0)
 		log_warn("cannot write '%s', ignoring", path);
 	free(path);
+	/* Our own write: nothing to reread. */
+	free(d->learned_stamp);
+	d->learned_stamp = daemon_learned_stamp(d);
 	/* A shape learned as risky may add a trigger word. */
 	if (to != RISK_SAFE)
 		fastpath_publish(d);

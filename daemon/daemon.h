@@ -57,6 +57,8 @@ struct daemon {
 	struct pending		*pending;	/* checks awaiting a decision */
 	size_t			 npending;
 	char			*rules_stamp;	/* rule files' mtimes */
+	char			*learned_stamp;	/* learned.json's */
+	int64_t			 learned_gen;	/* bumped to reread it */
 	unsigned char		 spool_pk[32];	/* the spool key pair */
 	unsigned char		 spool_sk[32];
 	int			 spool_ready;
@@ -67,6 +69,7 @@ struct daemon {
 /* main.c */
 void	daemon_reload(struct daemon *, const char *why);
 char	*daemon_rules_stamp(const struct daemon *);
+char	*daemon_learned_stamp(const struct daemon *);
 
 /* server.c */
 int	server_listen(struct daemon *, char **cause);

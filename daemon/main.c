@@ -157,13 +157,29 @@ daemon_rules_stamp(const struct daemon *d)
 	if (stat(d->paths.config, &st) == 0)
 		buf_addf(&b, "config:%lld.%ld", (long long)st.st_mtim.tv_sec,
 		    st.st_mtim.tv_nsec);
-	/* The learned overrides (annotate.c reloads them with the rules). */
-	xasprintf(&dir, "%s/learned.json", d->paths.home);
-	if (stat(dir, &st) == 0)
-		buf_addf(&b, " learned:%lld.%ld", (long long)st.st_mtim.tv_sec,
-		    st.st_mtim.tv_nsec);
-	free(dir);
 	return buf_detach(&b, NULL);
+}
+
+/*
+ * The same for learned.json, watched apart: a change there (`deliberate
+ * rules --forget`) only rereads it, and the daemon's own writes, after
+ * each correction, are not a change at all (annotate.c takes the new
+ * stamp), so they never cost a reload of every rule.
+ */
+char *
+daemon_learned_stamp(const struct daemon *d)
+{
+	struct stat	 st;
+	char		*path, *stamp;
+
+	xasprintf(&path, "%s/learned.json", d->paths.home);
+	if (stat(path, &st) == 0)
+		xasprintf(&stamp, "%lld.%ld:%lld", (long long)st.st_mtim.tv_sec,
+		    st.st_mtim.tv_nsec, (long long)st.st_size);
+	else
+		stamp = xstrdup("");
+	free(path);
+	return stamp;
 }
 
 /*
@@ -178,6 +194,7 @@ daemon_reload(struct daemon *d, const char *why)
 	struct classifier	*cls = NULL;
 	struct buf		 errs = BUF_INIT;
 	char			*cause = NULL;
+	double			 t0 = clock_mono_ms();
 	int			 bad;
 
 	config_init(&cfg);
@@ -201,9 +218,11 @@ daemon_reload(struct daemon *d, const char *why)
 	config_release(&d->cfg);
 	d->cfg = cfg;
 	d->reloads++;
+	d->learned_gen++;
 	fastpath_publish(d);
-	log_info("%s: reloaded %zu redaction rules and the config (mode %s)",
-	    why, redactor_nrules(d->red), mode_name(d->cfg.mode));
+	log_info("%s: reloaded %zu redaction rules and the config (mode %s) "
+	    "in %.0f ms", why, redactor_nrules(d->red), mode_name(d->cfg.mode),
+	    clock_mono_ms() - t0);
 }
 
 int
@@ -311,6 +330,7 @@ main(int argc, char **argv)
 	log_info("loaded %zu redaction rules from '%s/redaction-rules'",
 	    redactor_nrules(d.red), d.paths.share);
 	d.rules_stamp = daemon_rules_stamp(&d);
+	d.learned_stamp = daemon_learned_stamp(&d);
 	lifecycle_start(&d);
 	if (server_listen(&d, &cause) != 0)
 		fatalx("%s", cause);
@@ -358,5 +378,6 @@ main(int argc, char **argv)
 	paths_release(&d.paths);
 	free(d.home);
 	free(d.rules_stamp);
+	free(d.learned_stamp);
 	return 0;
 }

@@ -46,6 +46,9 @@
 #define MAX_CLIENTS	1024		/* beyond this, refuse politely */
 #define NOACK		"\"ack\":false"	/* as the hooks write it */
 #define DGRAM_COALESCE_MS 2		/* datagram reads during a burst */
+#define LATE_MAX	32		/* checks read late, remembered */
+#define LATE_MS		20		/* read this long after it was sent */
+#define LATE_WINDOW_MS	(30 * 1000)	/* a resend comes within this */
 
 struct client {
 	int		 fd;
@@ -219,6 +222,10 @@ server_listen(struct daemon *d, char **cause)
 static int	nquiet;
 
 static void	client_read(struct daemon *, struct client *);
+static void	late_note(const struct event *, const char *, const char *);
+static int	late_settle(struct daemon *, const struct event *, char[37],
+		    int *);
+static int	event_id_seen(struct daemon *, struct event *, char[37]);
 
 /*
  * Read every quiet connection.  One that hit its end is closed by its own
@@ -510,6 +517,10 @@ event_record(struct daemon *d, struct client *c, struct event *ev,
 	if (c->fd != -1)
 		d->stream_events++;
 	peer_defaults(c, ev);
+	if (late_settle(d, ev, ret_id, &r) || event_id_seen(d, ev, ret_id)) {
+		event_release(ev);
+		return r;
+	}
 	if (excluded(d, ev)) {
 		event_release(ev);
 		return 1;
@@ -679,6 +690,7 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 		add_str(rep, "checkId", p->check_id);
 		json_object_object_add(rep, "recorded",
 		    json_object_new_boolean(0));
+		late_note(&p->ev, p->check_id, "");
 		return rep;
 	}
 	free(ev.action);
@@ -687,6 +699,7 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	/* The id is fixed now, so the hook can annotate the entry later. */
 	uuid_v4(idbuf);
 	ev.entry_id = xstrdup(idbuf);
+	late_note(&ev, "", idbuf);
 	deferred.ev = ev;
 	deferred.v = v;
 	deferred.received = received;
@@ -702,6 +715,112 @@ pending_remove(struct daemon *d, size_t i)
 	event_release(&d->pending[i].ev);
 	verdict_release(&d->pending[i].v);
 	d->pending[i] = d->pending[--d->npending];
+}
+
+/*
+ * Checks a hook may have given up on.  A hook waits about 90 ms for a
+ * verdict (DELIBERATE_HOOK_TIMEOUT_MS); past that it runs the line as if
+ * the daemon were down and hands it to `deliberate log --source hook`,
+ * whose event says "resend".  The daemon still acts on the check it read
+ * late (a reload, a stopped daemon), so the resend settles that check
+ * instead of making a second entry: one still awaiting a decision is
+ * recorded as executed, which is what the hook did, and one already
+ * recorded is left alone.  A check is noted when it is read more than
+ * LATE_MS after the hook sent it; a resend matches the note of the same
+ * session and line sent at most LATE_WINDOW_MS before it.
+ */
+static struct late {
+	char	*session;
+	char	*line;
+	int64_t	 ts_ms;
+	char	 check_id[37];	/* awaiting a decision, or "" */
+	char	 entry_id[37];	/* recorded, or "" */
+} late[LATE_MAX];
+static size_t	late_next;
+
+static void
+late_clear(struct late *l)
+{
+	free(l->session);
+	free(l->line);
+	memset(l, 0, sizeof *l);
+}
+
+static void
+late_note(const struct event *ev, const char *check_id, const char *entry_id)
+{
+	struct late	*l;
+
+	if (ev->source == NULL || strcmp(ev->source, "hook") != 0 ||
+	    ev->session == NULL || ev->ts_ms <= 0 ||
+	    clock_now_ms() - ev->ts_ms <= LATE_MS)
+		return;
+	l = &late[late_next++ % LATE_MAX];
+	late_clear(l);
+	l->session = xstrdup(ev->session);
+	l->line = xstrdup(ev->line);
+	l->ts_ms = ev->ts_ms;
+	snprintf(l->check_id, sizeof l->check_id, "%s", check_id);
+	snprintf(l->entry_id, sizeof l->entry_id, "%s", entry_id);
+}
+
+/*
+ * Whether ev is the resend of a late check.  If so the check is settled,
+ * ret_id is its entry's id ("" when it was decided meanwhile) and *ret is
+ * the -errno of a write, or 0.
+ */
+static int
+late_settle(struct daemon *d, const struct event *ev, char ret_id[37],
+    int *ret)
+{
+	struct late	*l;
+	size_t		 i, j;
+
+	*ret = 0;
+	if (!ev->resend || ev->session == NULL)
+		return 0;
+	for (i = 0; i < LATE_MAX; i++) {
+		l = &late[i];
+		if (l->line != NULL && strcmp(l->session, ev->session) == 0 &&
+		    strcmp(l->line, ev->line) == 0 && ev->ts_ms >= l->ts_ms &&
+		    ev->ts_ms - l->ts_ms <= LATE_WINDOW_MS)
+			break;
+	}
+	if (i == LATE_MAX)
+		return 0;
+	snprintf(ret_id, 37, "%s", l->entry_id);
+	for (j = 0; *l->check_id != '\0' && j < d->npending; j++) {
+		if (strcmp(d->pending[j].check_id, l->check_id) != 0)
+			continue;
+		free(d->pending[j].ev.action);
+		d->pending[j].ev.action = xstrdup("execute");
+		*ret = record(d, &d->pending[j].ev, &d->pending[j].v,
+		    d->pending[j].received, ret_id);
+		pending_remove(d, j);
+		break;
+	}
+	late_clear(l);
+	return 1;
+}
+
+/*
+ * Whether an event with a client's id was recorded already (it came over
+ * the socket and from the spool).  If not, the id becomes the entry's.
+ */
+static int
+event_id_seen(struct daemon *d, struct event *ev, char ret_id[37])
+{
+	char	day[11];
+
+	if (ev->event_id == NULL)
+		return 0;
+	clock_day(ev->ts_ms > 0 ? ev->ts_ms : clock_now_ms(), day);
+	snprintf(ret_id, 37, "%s", ev->event_id);
+	if (store_has_id(&d->store, day, ev->event_id))
+		return 1;
+	free(ev->entry_id);
+	ev->entry_id = xstrdup(ev->event_id);
+	return 0;
 }
 
 static struct json_object *
@@ -1089,9 +1208,14 @@ ingest_one(void *arg, const char *id, const char *msg, size_t len)
 		ev.euid = d->uid;
 	if (ev.source == NULL)
 		ev.source = xstrdup("cli");
-	ev.entry_id = xstrdup(id);
+	if (late_settle(d, &ev, eid, &r) || event_id_seen(d, &ev, eid)) {
+		event_release(&ev);
+		return r == 0 ? 0 : -1;
+	}
+	if (ev.entry_id == NULL)
+		ev.entry_id = xstrdup(id);
 	clock_day(ev.ts_ms > 0 ? ev.ts_ms : clock_now_ms(), day);
-	if (store_has_id(&d->store, day, id) || excluded(d, &ev)) {
+	if (store_has_id(&d->store, day, ev.entry_id) || excluded(d, &ev)) {
 		event_release(&ev);
 		return 0;
 	}
@@ -1144,6 +1268,16 @@ server_tick(struct daemon *d)
 			free(d->rules_stamp);
 			d->rules_stamp = stamp;
 			daemon_reload(d, "rule files changed");
+		} else
+			free(stamp);
+		stamp = daemon_learned_stamp(d);
+		if (strcmp(stamp, d->learned_stamp) != 0) {
+			free(d->learned_stamp);
+			d->learned_stamp = stamp;
+			d->learned_gen++;
+			/* A forgotten risky shape may drop a trigger word. */
+			fastpath_publish(d);
+			log_info("learned.json changed: rereading it");
 		} else
 			free(stamp);
 	}
@@ -1271,6 +1405,7 @@ void
 server_shutdown(struct daemon *d)
 {
 	char	id[37];
+	size_t	i;
 
 	/* What the quiet connections hold was accepted: handle it. */
 	quiet_drain(d);
@@ -1296,4 +1431,6 @@ server_shutdown(struct daemon *d)
 		unlink(d->paths.socket);
 	}
 	dgram_close(d);
+	for (i = 0; i < LATE_MAX; i++)
+		late_clear(&late[i]);
 }

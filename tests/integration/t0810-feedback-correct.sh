@@ -62,7 +62,11 @@ t_raise() {
 	# Raised at once: the next check of the same shape is dangerous.
 	deliberate check --format json -- 'ls -la' >"$T/c3.json"
 	grep -F '"riskLevel":"dangerous"' "$T/c3.json" &&
-	grep -F 'you marked this dangerous 1 time' "$T/c3.json"
+	grep -F 'you marked this dangerous 1 time' "$T/c3.json" || return 1
+	# The daemon wrote learned.json itself: past its 2 s watch, that is
+	# no change, so no reload of every rule (one stalled the hooks).
+	sleep 2.5
+	test "$(deliberate status --json | jq .reloads)" = 0
 }
 test_expect_success 'correct --as dangerous is a false_negative, learned at once' t_raise
 
@@ -83,13 +87,15 @@ t_rules() {
 	deliberate rules --forget "$lid" | grep -F "forgot $lid" || return 1
 	test "$(deliberate rules --learned | wc -l)" = 0 || return 1
 	test "$(stat -c %a "$DELIBERATE_HOME/learned.json")" = 600 || return 1
-	# The daemon notices within its 2 s watch.
+	# The daemon notices within its 2 s watch, and rereads only that file.
 	for i in $(seq 50); do
 		deliberate check --format json -- 'ls -la' >"$T/c4.json"
-		grep -qF '"riskLevel":"safe"' "$T/c4.json" && return 0
+		grep -qF '"riskLevel":"safe"' "$T/c4.json" && break
 		sleep 0.1
 	done
-	cat "$T/c4.json"; return 1
+	grep -qF '"riskLevel":"safe"' "$T/c4.json" || { cat "$T/c4.json"; return 1; }
+	test "$(deliberate status --json | jq .reloads)" = 0 &&
+	grep -F 'learned.json changed: rereading it' "$T/daemon.log"
 }
 test_expect_success 'rules --learned lists, --forget removes, the daemon reloads' t_rules
 
