@@ -157,11 +157,48 @@ print -r -- "\$t0 \$EPOCHREALTIME \$s0 \$s1 \$f0[10] \$f1[10]" >"\$T/wall"
 Z
 }
 
+# The pty variants: lines typed into an interactive shell on a pty, one
+# after the other's prompt (bench/pty-lines.py), so that the line editor
+# (readline, zle) reads them and calls the hook as it does for a person;
+# no harness calls.  ptybare has no hook, ptyfast the hook and a line
+# without trigger words.  Only the shell's own CPU is compared.
+pty_lines() {	# shell variant
+	local i src=
+	if [ "$2" = ptyfast ]; then
+		src="source '$SRC/shell-hooks/deliberate.$1'; "
+		[ "$1" = zsh ] && src="zmodload zsh/datetime; $src(( __dlb_zmod )) || exit 1; "
+	fi
+	{
+		# A command name, not a path: a zsh line that starts with
+		# anything but a lower-case letter always waits for a verdict.
+		echo "${src}PS1='BENCH> '; PATH=\$T/bin:\$PATH; :"
+		echo 'read -r s0 _ </proc/$$/schedstat'
+		for ((i = 0; i < N; i++)); do
+			echo "xtrue ls -la r$i"
+		done
+		echo 'read -r s1 _ </proc/$$/schedstat; echo "0 0 $s0 $s1 0 0" >"$T/wall"; exit'
+	} >"$T/$1.$2.lines"
+}
+
 sched() { awk '{ print $1 }' "/proc/$DPID/schedstat" 2>/dev/null || echo 0; }
 # One run: prints "cpu_us wall_us daemon_us self_us" per line.
 run() {	# shell variant
 	local d0 d1 cpu w0 w1 s0 s1 in=/dev/null
 	d0=$(sched)
+	case $2 in
+	pty*)
+		rm -f "$T/wall"
+		local sh=(bash --norc -i)
+		[ "$1" = zsh ] && sh=(zsh -f -i)
+		TERM=xterm ${SHELL_CPU:+taskset -c $SHELL_CPU} \
+		    /usr/bin/python3 "$SRC/bench/pty-lines.py" "$T/$1.$2.lines" \
+		    -- "${sh[@]}" >/dev/null || return 1
+		read -r w0 w1 s0 s1 f0 f1 <"$T/wall" || return 1
+		awk -v n="$N" -v s="$((s1 - s0))" \
+		    'BEGIN { printf "0 0 0 %.1f 0\n", s / 1e3 / n }'
+		return
+		;;
+	esac
 	if [ "$1" = bash ]; then
 		in=$T/$2.bash
 		set -- ${SHELL_CPU:+taskset -c $SHELL_CPU} bash --norc -i
@@ -189,13 +226,18 @@ print((r.ru_utime + r.ru_stime) * 1e6)' "$@" <"$in")
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 export SRC T N
+mkdir -p "$T/bin"
+ln -s /bin/true "$T/bin/xtrue"
 variants="empty bare fast full down"
 shells=bash
 command -v zsh >/dev/null && shells="bash zsh"
-vars() { if [ "$1" = zsh ]; then echo "$variants calls"; else echo "$variants"; fi; }
+vars() { if [ "$1" = zsh ]; then echo "$variants calls ptybare ptyfast"; else echo "$variants ptybare ptyfast"; fi; }
 for s in $shells; do
 	for v in $(vars "$s"); do
-		if [ "$s" = bash ]; then bash_script "$v"; else zsh_script "$v"; fi
+		case $v in
+		pty*)	pty_lines "$s" "$v" ;;
+		*)	if [ "$s" = bash ]; then bash_script "$v"; else zsh_script "$v"; fi ;;
+		esac
 	done
 done
 for ((r = 0; r < REPS; r++)); do
@@ -228,6 +270,10 @@ for s in $shells; do
 		w=$(sub "$(m "$s" "$v" 2)" "$(m "$s" bare 2)")
 		pf=$(sub "$(m "$s" "$v" 5)" "$(m "$s" bare 5)")
 		echo "| $s hook, $what | $h µs of the shell's CPU = **$(pct "$h" "$spawn") of a spawn**; shell and children +$c µs ($(pct "$c" "$spawn")); wall +$w µs; +$pf page faults in the shell; daemon $(m "$s" "$v" 3) µs CPU |"
+		if [ "$v" = fast ]; then
+			hp=$(sub "$(m "$s" ptyfast 4)" "$(m "$s" ptybare 4)")
+			echo "| $s hook, no trigger word, lines typed on a pty (the line editor calls the hook; no harness calls) | $hp µs of the shell's CPU = **$(pct "$hp" "$spawn") of a spawn** (shell CPU per line: $(m "$s" ptybare 4) µs bare, $(m "$s" ptyfast 4) µs hooked) |"
+		fi
 		if [ "$s" = zsh ] && [ "$v" = fast ]; then
 			k=$(sub "$(m zsh calls 4)" "$(m zsh bare 4)")
 			hn=$(sub "$h" "$k")

@@ -49,6 +49,7 @@
 #define LATE_MAX	32		/* checks read late, remembered */
 #define LATE_MS		20		/* read this long after it was sent */
 #define LATE_WINDOW_MS	(30 * 1000)	/* a resend comes within this */
+#define EVENT_IDS_MAX	64		/* client ids recorded, kept */
 
 struct client {
 	int		 fd;
@@ -225,7 +226,8 @@ static void	client_read(struct daemon *, struct client *);
 static void	late_note(const struct event *, const char *, const char *);
 static int	late_settle(struct daemon *, const struct event *, char[37],
 		    int *);
-static int	event_id_seen(struct daemon *, struct event *, char[37]);
+static int	event_id_seen(struct event *, char[37]);
+static void	event_id_done(const char *);
 
 /*
  * Read every quiet connection.  One that hit its end is closed by its own
@@ -517,7 +519,7 @@ event_record(struct daemon *d, struct client *c, struct event *ev,
 	if (c->fd != -1)
 		d->stream_events++;
 	peer_defaults(c, ev);
-	if (late_settle(d, ev, ret_id, &r) || event_id_seen(d, ev, ret_id)) {
+	if (late_settle(d, ev, ret_id, &r) || event_id_seen(ev, ret_id)) {
 		event_release(ev);
 		return r;
 	}
@@ -531,6 +533,8 @@ event_record(struct daemon *d, struct client *c, struct event *ev,
 	learn_apply(annotate_learned(d), ev->line, &v);
 	ev->ai = analyze_command(d, ev, &v, &ev->ai_ms);
 	r = record(d, ev, &v, received, ret_id);
+	if (r == 0 && ev->event_id != NULL)
+		event_id_done(ev->event_id);
 	verdict_release(&v);
 	event_release(ev);
 	return r;
@@ -788,6 +792,9 @@ late_settle(struct daemon *d, const struct event *ev, char ret_id[37],
 	}
 	if (i == LATE_MAX)
 		return 0;
+	/* Its spooled copy, if the CLI made one, is the same resend. */
+	if (ev->event_id != NULL)
+		event_id_done(ev->event_id);
 	snprintf(ret_id, 37, "%s", l->entry_id);
 	for (j = 0; *l->check_id != '\0' && j < d->npending; j++) {
 		if (strcmp(d->pending[j].check_id, l->check_id) != 0)
@@ -804,23 +811,35 @@ late_settle(struct daemon *d, const struct event *ev, char ret_id[37],
 }
 
 /*
- * Whether an event with a client's id was recorded already (it came over
- * the socket and from the spool).  If not, the id becomes the entry's.
+ * Whether an event with a client's id was recorded already: the CLI
+ * writes it to the socket and, when the daemon does not answer in time,
+ * to the spool as well.  The ids recorded lately are kept; a spooled copy
+ * that comes later than that is found in the day's file (ingest_one).  If
+ * not seen, the id becomes the entry's, and event_id_done() keeps it.
  */
+static char	seen_ids[EVENT_IDS_MAX][37];
+static size_t	seen_next;
+
 static int
-event_id_seen(struct daemon *d, struct event *ev, char ret_id[37])
+event_id_seen(struct event *ev, char ret_id[37])
 {
-	char	day[11];
+	size_t	i;
 
 	if (ev->event_id == NULL)
 		return 0;
-	clock_day(ev->ts_ms > 0 ? ev->ts_ms : clock_now_ms(), day);
 	snprintf(ret_id, 37, "%s", ev->event_id);
-	if (store_has_id(&d->store, day, ev->event_id))
-		return 1;
+	for (i = 0; i < EVENT_IDS_MAX; i++)
+		if (strcmp(seen_ids[i], ev->event_id) == 0)
+			return 1;
 	free(ev->entry_id);
 	ev->entry_id = xstrdup(ev->event_id);
 	return 0;
+}
+
+static void
+event_id_done(const char *id)
+{
+	snprintf(seen_ids[seen_next++ % EVENT_IDS_MAX], 37, "%s", id);
 }
 
 static struct json_object *
@@ -1208,7 +1227,7 @@ ingest_one(void *arg, const char *id, const char *msg, size_t len)
 		ev.euid = d->uid;
 	if (ev.source == NULL)
 		ev.source = xstrdup("cli");
-	if (late_settle(d, &ev, eid, &r) || event_id_seen(d, &ev, eid)) {
+	if (late_settle(d, &ev, eid, &r) || event_id_seen(&ev, eid)) {
 		event_release(&ev);
 		return r == 0 ? 0 : -1;
 	}
@@ -1223,6 +1242,8 @@ ingest_one(void *arg, const char *id, const char *msg, size_t len)
 	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
 	learn_apply(annotate_learned(d), ev.line, &v);
 	r = record(d, &ev, &v, clock_mono_ms(), eid);
+	if (r == 0 && ev.event_id != NULL)
+		event_id_done(ev.event_id);
 	verdict_release(&v);
 	event_release(&ev);
 	if (r == 0)

@@ -116,12 +116,17 @@ test_expect_success 'an event with an eventId is written once; a bad one is refu
 t_stopped() {
 	# The CLI writes to a stopped daemon, gives up after 5 s and spools:
 	# the daemon gets the event twice and records it once.
+	# The same for a hook's resend of a late check: three copies, one
+	# entry.
+	check 'ls /tmp/late-stopped' $(($(now_ms) - 500)) >"$T/r9" || return 1
 	kill -STOP "$DAEMON_PID"
 	test_when_finished 'kill -CONT "$DAEMON_PID"'
 	expect_status 3 deliberate log --line 'echo logged-twice' 2>"$T/err"
+	DELIBERATE_SESSION=s-late expect_status 3 deliberate log \
+	    --source hook --line 'ls /tmp/late-stopped'
 	kill -CONT "$DAEMON_PID"
 	grep -F 'spooled as' "$T/err" || return 1
-	test "$(ls "$DELIBERATE_HOME/spool" | grep -c '\.sealed$')" = 1 ||
+	test "$(ls "$DELIBERATE_HOME/spool" | grep -c '\.sealed$')" = 2 ||
 	    return 1
 	# The spool is read every 5 s: wait until its copy is consumed.
 	for i in $(seq 100); do
@@ -129,7 +134,8 @@ t_stopped() {
 		sleep 0.1
 	done
 	test "$(ls "$DELIBERATE_HOME/spool" | grep -c '\.sealed$' || true)" = 0 &&
-	test "$(count 'echo logged-twice')" = 1
+	test "$(count 'echo logged-twice')" = 1 &&
+	test "$(count 'ls /tmp/late-stopped')" = 1
 }
 test_expect_success 'a log sent to a stopped daemon and spooled is recorded once' t_stopped
 
