@@ -1784,6 +1784,27 @@ skip_opts(struct segment *s, size_t i, const char *valopts, int stop_num)
 	return i;
 }
 
+/*
+ * skip_opts() for launchers whose long options take one dash (mpirun
+ * -np 4, -hostfile F): any option word listed in valopts takes the next
+ * word as its value.
+ */
+static size_t
+skip_opts_any(struct segment *s, size_t i, const char *valopts)
+{
+	char	key[64];
+
+	for (i++; i < s->argc && s->argv[i][0] == '-'; i++) {
+		if (strcmp(s->argv[i], "--") == 0)
+			return i + 1;
+		snprintf(key, sizeof key, " %.60s ", s->argv[i]);
+		if (strchr(s->argv[i], '=') == NULL &&
+		    strstr(valopts, key) != NULL)
+			i++;
+	}
+	return i;
+}
+
 static void
 judge_string(struct judge *j, const char *s, int depth)
 {
@@ -1870,7 +1891,8 @@ code_executes(const char *code)
 /*
  * An inline script's deletion calls are judged as the rm they amount to:
  * shutil.rmtree('/srv') as "rm -rf /srv", unlink glob "/etc/x*" as
- * "rm -f /etc/x*".  The argument must be a literal or the home directory.
+ * "rm -f /etc/x*".  The argument must be a literal or the home directory
+ * (a relative one only as the working directory or its parent).
  */
 static void
 judge_deletes(struct judge *j, const char *code, int depth)
@@ -1937,7 +1959,10 @@ judge_deletes(struct judge *j, const char *code, int depth)
 			}
 			if (arg == NULL)
 				continue;
-			if (arg[0] == '/' || arg[0] == '~') {
+			/* rmtree('.'): the working directory, as rm -rf . */
+			if (arg[0] == '/' || arg[0] == '~' ||
+			    (calls[i].recursive && (strcmp(arg, ".") == 0 ||
+			    strcmp(arg, "./") == 0 || strcmp(arg, "..") == 0))) {
 				/* R's unlink(x, recursive = TRUE), and the like. */
 				const char *close = strchr(e, ')');
 				int rec = calls[i].recursive;
@@ -2309,6 +2334,19 @@ unwrap(struct judge *j, struct segment *s, int depth)
 			s->via[s->nvia++] = "runner";
 			i = k;
 			changed = 1;
+		} else if (strcmp(n, "mpirun") == 0 ||
+		    strcmp(n, "mpiexec") == 0 || strcmp(n, "orterun") == 0 ||
+		    strcmp(n, "srun") == 0) {
+			/* MPI and Slurm launchers: the command on N ranks. */
+			s->via[s->nvia++] = "mpirun";
+			i = skip_opts_any(s, i, " -n -np -N -c -H -x -p -t -J "
+			    "-A -w -o -e -f -ppn -host -hosts -hostfile "
+			    "-machinefile --host --hostfile --machinefile "
+			    "--map-by --bind-to --rank-by --partition --time "
+			    "--ntasks --nodes --job-name --account --nodelist "
+			    "--output --error --mem --gres --cpus-per-task "
+			    "--mca -mca ");
+			changed = 1;
 		} else if (strcmp(n, "stdbuf") == 0) {
 			s->via[s->nvia++] = "stdbuf";
 			i = skip_opts(s, i, " -i -o -e ", 0);
@@ -2488,6 +2526,33 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		for (k = 2; k < s->argc; k++) {
 			if (strcmp(s->argv[k], "--") == 0) {
 				judge_argv(j, s, k + 1, depth);
+				break;
+			}
+		}
+		return;
+	}
+	/*
+	 * HPC: apptainer|singularity exec IMAGE CMD... runs CMD on the
+	 * host's bound directories; sbatch --wrap=CMD is a batch job's
+	 * script.
+	 */
+	if ((strcmp(n, "apptainer") == 0 || strcmp(n, "singularity") == 0) &&
+	    s->argc > 2 && strcmp(s->argv[1], "exec") == 0) {
+		k = skip_opts(s, 1, " -B -H -W -e --bind --home --workdir "
+		    "--env --env-file --mount --overlay --pwd --security ", 0);
+		if (k + 1 < s->argc)
+			judge_argv(j, s, k + 1, depth);
+		return;
+	}
+	if (strcmp(n, "sbatch") == 0) {
+		for (k = 1; k < s->argc; k++) {
+			if (strncmp(s->argv[k], "--wrap=", 7) == 0) {
+				judge_string(j, s->argv[k] + 7, depth);
+				break;
+			}
+			if (strcmp(s->argv[k], "--wrap") == 0 &&
+			    k + 1 < s->argc) {
+				judge_string(j, s->argv[k + 1], depth);
 				break;
 			}
 		}
@@ -4154,12 +4219,13 @@ static const char *special[] = {
 	"ltrace", "fakeroot", "torsocks", "proxychains", "command", "npx",
 	"bunx", "pnpx", "exec", "timeout", "stdbuf", "chroot", "flock",
 	"busybox", "toybox", "ld-linux*", "ld.so", "ld-musl*", "xargs",
-	"parallel",
+	"parallel", "mpirun", "mpiexec", "orterun", "srun",
 	/* judge_payloads(), reads_program_from_stdin() */
 	"su", "runuser", "ssh", "eval", "watch", "find", "source", "at",
 	"batch", "docker", "podman", "nerdctl", "docker-compose", "kubectl",
 	"oc", "parallel-ssh", "pssh", "pdsh", "clush", "python*", "pct",
 	"lxc", "incus", "multipass", "qm", "distrobox", "repo", "vagrant",
+	"apptainer", "singularity", "sbatch",
 	/* bypass_segment() */
 	"alias", "unalias", "function", "unset", "export", "declare",
 	"typeset", "expect", "autoexpect", "xdotool", "ydotool",

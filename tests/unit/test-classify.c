@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[20][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[21][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -388,6 +388,13 @@ t_heldout19(void)
 	run_corpus("heldout19.tsv", 19, 0.95, 0.05, 0);
 }
 
+/* An HPC scientist, an AI coding agent, an incident responder. */
+static void
+t_heldout20(void)
+{
+	run_corpus("heldout20.tsv", 20, 0.95, 0.05, 0);
+}
+
 /* Soundness over every rule example, and the set itself. */
 static void
 t_triggers(void)
@@ -668,6 +675,17 @@ t_structure(void)
 		{ "vagrant ssh -c 'sudo reboot'", RISK_DANGEROUS },
 		{ "pct exec 105 -- ls /", RISK_SAFE },
 		{ "repo forall -c 'git status'", RISK_SAFE },
+		/* HPC launchers and batch jobs. */
+		{ "mpirun -np 64 sh -c 'rm -rf ~'", RISK_DANGEROUS },
+		{ "srun -N 2 --ntasks 8 rm -rf /", RISK_DANGEROUS },
+		{ "sbatch -p short --wrap=\"rm -rf ~\"", RISK_DANGEROUS },
+		{ "sbatch --wrap 'git reset --hard'", RISK_DANGEROUS },
+		{ "apptainer exec -B /data:/data img.sif rm -rf /data", RISK_DANGEROUS },
+		{ "mpirun -np 4 ./a.out", RISK_SAFE },
+		{ "sbatch --wrap=\"python train.py\"", RISK_SAFE },
+		{ "apptainer exec img.sif ls /", RISK_SAFE },
+		{ "python -c \"import shutil; shutil.rmtree('.')\"", RISK_DANGEROUS },
+		{ "python -c \"import shutil; shutil.rmtree('build')\"", RISK_MODERATE },
 		/* A computed name with rm's flags: sys:dynamic-command-destroy. */
 		{ "${x} -rf /", RISK_DANGEROUS },
 		{ "IFS=:; c=rm:-rf:/; $c", RISK_DANGEROUS },
@@ -1046,6 +1064,7 @@ main(void)
 	RUN(t_heldout17);
 	RUN(t_heldout18);
 	RUN(t_heldout19);
+	RUN(t_heldout20);
 	RUN(t_triggers);
 	RUN(t_keywords);
 	RUN(t_null_dir);
