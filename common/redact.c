@@ -1106,6 +1106,33 @@ is_replace_me(const char *s, size_t n)
 }
 
 /*
+ * fake-api-key, dummy_token, example-secret: lower-case words, one of
+ * which says the value is not real.
+ */
+static int
+is_fake_words(const char *s, size_t n)
+{
+	static const char *const fakes[] = { "fake", "dummy", "placeholder",
+	    "example", "sample", "redacted", NULL };
+	size_t	i, j, k;
+
+	for (i = 0; i < n; i++) {
+		if (!islower((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
+			return 0;
+	}
+	for (i = 0; i < n; i = j + 1) {
+		for (j = i; j < n && s[j] != '-' && s[j] != '_'; j++)
+			;
+		for (k = 0; fakes[k] != NULL; k++) {
+			if (strlen(fakes[k]) == j - i &&
+			    memcmp(s + i, fakes[k], j - i) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * {API_KEY}, {token}: one name in single braces (a format placeholder).
  */
 static int
@@ -1190,6 +1217,19 @@ is_placeholder(const char *s, size_t n)
 	if (s[0] == '$' && n > 1 && (s[1] == '{' || s[1] == '(' ||
 	    s[1] == '_' || isalpha((unsigned char)s[1])))
 		return 1;
+	/* \$(op read ...) written into a file: still a reference. */
+	if (n >= 2 && s[0] == '\\' && s[1] == '$' && (n == 2 ||
+	    s[2] == '{' || s[2] == '(' || s[2] == '_' ||
+	    isalpha((unsigned char)s[2])))
+		return 1;
+	/* anthropic=$ANTHROPIC_API_KEY: a name bound to a reference. */
+	for (i = 0; i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' ||
+	    s[i] == '-' || s[i] == '.'); i++)
+		;
+	if (i > 0 && i + 2 < n && s[i] == '=' && s[i + 1] == '$' &&
+	    (s[i + 2] == '{' || s[i + 2] == '_' ||
+	    isalpha((unsigned char)s[i + 2])))
+		return 1;
 	if (s[0] == '`')
 		return 1;
 	/* A printf conversion, the value comes as an argument: %s, %s\n. */
@@ -1226,7 +1266,8 @@ is_placeholder(const char *s, size_t n)
 	}
 	if (is_placeholder_name(s, n) || is_masked_token(s, n) ||
 	    is_template_value(s, n) || is_replace_me(s, n) ||
-	    is_brace_name(s, n) || is_masked_path(s, n))
+	    is_brace_name(s, n) || is_masked_path(s, n) ||
+	    is_fake_words(s, n))
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
