@@ -777,20 +777,23 @@ static int
 late_settle(struct daemon *d, const struct event *ev, char ret_id[37],
     int *ret)
 {
-	struct late	*l;
+	struct late	*l = NULL;
 	size_t		 i, j;
 
 	*ret = 0;
 	if (!ev->resend || ev->session == NULL)
 		return 0;
+	/* The latest such check: the one this resend follows. */
 	for (i = 0; i < LATE_MAX; i++) {
-		l = &late[i];
-		if (l->line != NULL && strcmp(l->session, ev->session) == 0 &&
-		    strcmp(l->line, ev->line) == 0 && ev->ts_ms >= l->ts_ms &&
-		    ev->ts_ms - l->ts_ms <= LATE_WINDOW_MS)
-			break;
+		if (late[i].line != NULL &&
+		    strcmp(late[i].session, ev->session) == 0 &&
+		    strcmp(late[i].line, ev->line) == 0 &&
+		    ev->ts_ms >= late[i].ts_ms &&
+		    ev->ts_ms - late[i].ts_ms <= LATE_WINDOW_MS &&
+		    (l == NULL || late[i].ts_ms > l->ts_ms))
+			l = &late[i];
 	}
-	if (i == LATE_MAX)
+	if (l == NULL)
 		return 0;
 	/* Its spooled copy, if the CLI made one, is the same resend. */
 	if (ev->event_id != NULL)
@@ -849,7 +852,7 @@ req_decision(struct daemon *d, struct json_object *req)
 	struct pending		*p = NULL;
 	const char		*cid, *action;
 	char			 id[37], *cause = NULL;
-	size_t			 i;
+	size_t			 i, k;
 	double			 dt = 0;
 	int			 r;
 
@@ -883,6 +886,10 @@ req_decision(struct daemon *d, struct json_object *req)
 	}
 	if (p == NULL)
 		return proto_error(req, "unknown or expired checkId");
+	/* The hook had its verdict: no resend will follow. */
+	for (k = 0; k < LATE_MAX; k++)
+		if (late[k].line != NULL && strcmp(late[k].check_id, cid) == 0)
+			late_clear(&late[k]);
 	free(p->ev.action);
 	p->ev.action = xstrdup(action);
 	p->ev.decision_ms = dt;
