@@ -98,6 +98,24 @@ t_nomatch() {
 }
 test_expect_success 'a resend matching no late check is recorded' t_nomatch
 
+t_decided() {
+	# The hook had its verdict (the decision came): no resend follows,
+	# so a later one of the same line is a command of its own.
+	check 'rm -rf ~/late-decided' $(($(now_ms) - 500)) >"$T/r10" || return 1
+	cid=$(jq -r .checkId "$T/r10")
+	deliberate decision --check-id "$cid" --action cancel --time 5 ||
+	    return 1
+	resend 'rm -rf ~/late-decided' || return 1
+	test "$(count 'rm -rf ~/late-decided')" = 2 || return 1
+	# Two late checks of one line: the resend settles the second, so
+	# three copies make two entries.
+	check 'ls /tmp/late-twice' $(($(now_ms) - 900)) >"$T/r11" || return 1
+	check 'ls /tmp/late-twice' $(($(now_ms) - 500)) >"$T/r12" || return 1
+	resend 'ls /tmp/late-twice' >"$T/r13" || return 1
+	test "$(count 'ls /tmp/late-twice')" = 2
+}
+test_expect_success 'a decided check, and the older of two, are not settled by a resend' t_decided
+
 t_event_id() {
 	msg='{"v":1,"type":"event","source":"cli","line":"echo with-id","eventId":"0b9d5b4e-1f0c-4c3e-9a51-3e2f5c7d8a90"}'
 	printf '%s\n%s\n' "$msg" "$msg" | sock_raw >"$T/r7" || return 1
