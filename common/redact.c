@@ -930,7 +930,7 @@ static const char *const env_lookups[] = {
 static const char *const placeholder_words[] = {
 	"PASSWORD", "PASSWD", "PASSPHRASE", "PASS", "PWD", "PW", "SECRET",
 	"TOKEN", "KEY", "APIKEY", "CREDENTIAL", "CREDENTIALS", "REDACTED",
-	NULL
+	"GENERATE", "CHANGEME", "RANDOM", NULL
 };
 
 /*
