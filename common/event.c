@@ -170,6 +170,7 @@ event_parse(struct json_object *o, struct event *ev, char **cause)
 	    (r = get_str(o, "parent", &ev->parent, cause)) ||
 	    (r = get_str(o, "cmdType", &ev->cmd_type, cause)) ||
 	    (r = get_str(o, "pathEnv", &ev->path_env, cause)) ||
+	    (r = get_str(o, "aliasValue", &ev->alias_value, cause)) ||
 	    (r = get_str(o, "action", &ev->action, cause)) ||
 	    (r = get_str(o, "modifiedCommand", &ev->modified, cause)) ||
 	    (r = get_str(o, "eventId", &ev->event_id, cause)) ||
@@ -263,6 +264,7 @@ event_release(struct event *ev)
 	free(ev->parent);
 	free(ev->cmd_type);
 	free(ev->path_env);
+	free(ev->alias_value);
 	free(ev->entry_id);
 	free(ev->event_id);
 	free(ev->action);

@@ -24,6 +24,8 @@ struct event {
 	char	*parent;	/* parent process name */
 	char	*cmd_type;	/* client's hint: builtin, alias, function */
 	char	*path_env;	/* the client's PATH, used for type only */
+	char	*alias_value;	/* "aliasValue": what the first word, an
+				   alias, expands to; judged, never stored */
 	char	*entry_id;	/* set by the daemon for spooled events, never
 				   from the wire */
 	char	*event_id;	/* "eventId": the client's UUID for the entry,

@@ -504,6 +504,38 @@ write_reply(struct json_object *req, int r, const char *id)
 }
 
 /*
+ * Classify an event's line, then apply what the user taught.  When the
+ * first word is one of the shell's aliases, the hook sends its value and
+ * the line is judged expanded too, the riskier verdict winning: after
+ * alias nuke='rm -rf ~/work', "nuke" is what it runs.  The value is judged
+ * only, never stored (the entry keeps the line as typed).
+ */
+static void
+classify_event(struct daemon *d, const struct event *ev,
+    const struct classify_ctx *ctx, struct verdict *v)
+{
+	struct verdict	 x;
+	struct buf	 b = BUF_INIT;
+	size_t		 n;
+
+	classify_command(d->cls, ev->line, strlen(ev->line), ctx, v);
+	if (ev->alias_value != NULL && *ev->alias_value != '\0') {
+		n = strspn(ev->line, " \t");
+		n += strcspn(ev->line + n, " \t\n;&|<>()");
+		buf_adds(&b, ev->alias_value);
+		buf_adds(&b, ev->line + n);
+		classify_command(d->cls, b.data, b.len, ctx, &x);
+		if (x.risk > v->risk) {
+			verdict_release(v);
+			*v = x;
+		} else
+			verdict_release(&x);
+		buf_release(&b);
+	}
+	learn_apply(annotate_learned(d), ev->line, v);
+}
+
+/*
  * Classify and record a parsed event, which it releases.  Returns 0 with
  * ret_id, 1 when the config excludes the command, or the -errno of the
  * write.
@@ -529,8 +561,7 @@ event_record(struct daemon *d, struct client *c, struct event *ev,
 	}
 	fill_ctx(ev, &ctx);
 	ctx.exe_static = ev->exe_static;
-	classify_command(d->cls, ev->line, strlen(ev->line), &ctx, &v);
-	learn_apply(annotate_learned(d), ev->line, &v);
+	classify_event(d, ev, &ctx, &v);
 	ev->ai = analyze_command(d, ev, &v, &ev->ai_ms);
 	r = record(d, ev, &v, received, ret_id);
 	if (r == 0 && ev->event_id != NULL)
@@ -638,8 +669,7 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 	}
 	fill_ctx(&ev, &ctx);
 	ctx.exe_static = ev.exe_static;
-	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
-	learn_apply(annotate_learned(d), ev.line, &v);
+	classify_event(d, &ev, &ctx, &v);
 	action = verdict_action(mode, &v);
 	/* Before the reply, so the prompt can show the consensus. */
 	ev.ai = analyze_command(d, &ev, &v, &ev.ai_ms);
@@ -1246,8 +1276,7 @@ ingest_one(void *arg, const char *id, const char *msg, size_t len)
 		return 0;
 	}
 	fill_ctx(&ev, &ctx);
-	classify_command(d->cls, ev.line, strlen(ev.line), &ctx, &v);
-	learn_apply(annotate_learned(d), ev.line, &v);
+	classify_event(d, &ev, &ctx, &v);
 	r = record(d, &ev, &v, clock_mono_ms(), eid);
 	if (r == 0 && ev.event_id != NULL)
 		event_id_done(ev.event_id);

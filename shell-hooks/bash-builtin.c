@@ -554,6 +554,9 @@ dlb_add_context(struct hook_buf *b, const char *line)
 	static int	 tty_done;
 	const char	*v, *ct;
 	char		 w[256], cwd[4096];
+#if defined(ALIAS)
+	alias_t		*al;
+#endif
 
 	if (!tty_done) {
 		if (ttyname_r(STDIN_FILENO, tty, sizeof tty) != 0)
@@ -581,8 +584,15 @@ dlb_add_context(struct hook_buf *b, const char *line)
 	if ((v = dlb_env("DELIBERATE_SESSION")) != NULL && *v != '\0')
 		hook_addkv(b, "session", v);
 	hook_first_word(line, w, sizeof w);
-	if ((ct = dlb_cmd_type(w)) != NULL)
+	if ((ct = dlb_cmd_type(w)) != NULL) {
 		hook_addkv(b, "cmdType", ct);
+#if defined(ALIAS)
+		/* The daemon judges what it expands to, too. */
+		if (strcmp(ct, "alias") == 0 && (al = find_alias(w)) != NULL &&
+		    al->value != NULL)
+			hook_addkv(b, "aliasValue", al->value);
+#endif
+	}
 	if ((v = dlb_env("PATH")) != NULL)
 		hook_addkv(b, "pathEnv", v);
 	hook_addnum(b, "ts", hook_now_ms());

@@ -486,7 +486,8 @@ zh_head(struct hook_buf *b, const char *type, const char *line,
     unsigned long seq)
 {
 	const char	*ctx = zh_context();
-	char		 tmp[64];
+	char		 tmp[64], w[256];
+	Alias		 a;
 
 	if (ctx == NULL)
 		return -1;
@@ -503,6 +504,17 @@ zh_head(struct hook_buf *b, const char *type, const char *line,
 	hook_addkv(b, "line", line);
 	hook_adds(b, ctx);
 	hook_adds(b, zh_get("__dlb_istty"));
+	/* The daemon judges what an alias expands to, too. */
+	hook_first_word(line, w, sizeof w);
+	if (*w != '\0' && (a = (Alias)aliastab->getnode(aliastab, w)) !=
+	    NULL && !(a->node.flags & (ALIAS_GLOBAL | ALIAS_SUFFIX)) &&
+	    a->text != NULL) {
+		char	*t = dupstring(a->text);
+		int	 tl;
+
+		unmetafy(t, &tl);
+		hook_addkv(b, "aliasValue", t);
+	}
 	hook_addnum(b, "ts", hook_now_ms());
 	return b->oom ? -1 : 0;
 }

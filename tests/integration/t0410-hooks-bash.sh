@@ -64,6 +64,9 @@ t_prompt_no() {
 }
 test_expect_success 'rm -rf prompts; n keeps the directory, records cancel' t_prompt_no
 
+t_alias() { hook_alias b1; }
+test_expect_success 'an alias is judged by what it expands to' t_alias
+
 t_prompt_enter() {
 	mkdir -p "$HOME/victim"
 	n0=$(tcount b1 'Run it? [y/N/e')

@@ -63,6 +63,9 @@ t_prompt_no() {
 }
 test_expect_success 'rm -rf prompts; n keeps the directory, records cancel' t_prompt_no
 
+t_alias() { hook_alias z1; }
+test_expect_success 'an alias is judged by what it expands to' t_alias
+
 t_prompt_yes() {
 	n0=$(tcount z1 'Run it? [y/N/e')
 	c0=$(tcount z1 'deliberate: cancelled')
