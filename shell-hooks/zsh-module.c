@@ -504,8 +504,12 @@ zh_head(struct hook_buf *b, const char *type, const char *line,
 	hook_addkv(b, "line", line);
 	hook_adds(b, ctx);
 	hook_adds(b, zh_get("__dlb_istty"));
-	/* The daemon judges what an alias expands to, too. */
-	hook_first_word(line, w, sizeof w);
+	/* The daemon judges what an alias expands to, too (a fast-path
+	 * line never starts with one). */
+	if (seq > 0)
+		hook_first_word(line, w, sizeof w);
+	else
+		*w = '\0';
 	if (*w != '\0' && (a = (Alias)aliastab->getnode(aliastab, w)) !=
 	    NULL && !(a->node.flags & (ALIAS_GLOBAL | ALIAS_SUFFIX)) &&
 	    a->text != NULL) {
