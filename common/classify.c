@@ -51,14 +51,22 @@ enum technique {
 static const struct {
 	const char	*name;
 	double		 confidence;
+	const char	*description;	/* when no rule says more */
 } techniques[TECH_COUNT] = {
-	{ "ld_preload", 0.9 },
-	{ "direct_execution", 0.7 },
-	{ "obfuscation", 0.9 },
-	{ "inline_script", 0.8 },
-	{ "shadowing", 0.75 },
-	{ "static_binary", 0.6 },
-	{ "automation_tool", 0.7 },
+	{ "ld_preload", 0.9, "bypass: the preload guard is set, unset or "
+	    "emptied (LD_PRELOAD, env -i)" },
+	{ "direct_execution", 0.7, "bypass: the program is run by path, by "
+	    "the loader or as a busybox applet, past a guard" },
+	{ "obfuscation", 0.9, "bypass: the command is encoded, split or "
+	    "quoted so that it does not read as itself" },
+	{ "inline_script", 0.8, "bypass: an inline script runs commands or "
+	    "deletes files" },
+	{ "shadowing", 0.75, "bypass: an alias, a function, command or a "
+	    "backslash can dodge a wrapper" },
+	{ "static_binary", 0.6, "bypass: a statically linked program, which "
+	    "a preload guard cannot see" },
+	{ "automation_tool", 0.7, "bypass: input is typed by a program, not "
+	    "a person" },
 };
 
 /* One required flag: any of its spellings. */
@@ -1892,7 +1900,7 @@ code_executes(const char *code)
  * An inline script's deletion calls are judged as the rm they amount to:
  * shutil.rmtree('/srv') as "rm -rf /srv", unlink glob "/etc/x*" as
  * "rm -f /etc/x*".  The argument must be a literal or the home directory
- * (a relative one only as the working directory or its parent).
+ * (a relative one only for a recursive call).
  */
 static void
 judge_deletes(struct judge *j, const char *code, int depth)
@@ -1959,10 +1967,14 @@ judge_deletes(struct judge *j, const char *code, int depth)
 			}
 			if (arg == NULL)
 				continue;
-			/* rmtree('.'): the working directory, as rm -rf . */
+			/*
+			 * A recursive call on a relative literal too:
+			 * rmtree('.') is rm -rf ., rmtree('checkpoints')
+			 * rm -rf checkpoints.
+			 */
 			if (arg[0] == '/' || arg[0] == '~' ||
-			    (calls[i].recursive && (strcmp(arg, ".") == 0 ||
-			    strcmp(arg, "./") == 0 || strcmp(arg, "..") == 0))) {
+			    (calls[i].recursive && arg[0] != '-' &&
+			    arg[0] != '$' && strpbrk(arg, "{}%") == NULL)) {
 				/* R's unlink(x, recursive = TRUE), and the like. */
 				const char *close = strchr(e, ')');
 				int rec = calls[i].recursive;
@@ -2645,11 +2657,35 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			    strcmp(s->argv[i], "--args") == 0)
 				arg = s->argv[i + 1];
 		}
+		/* ansible.builtin.shell is shell. */
+		if (mod != NULL && strrchr(mod, '.') != NULL)
+			mod = strrchr(mod, '.') + 1;
 		if (arg != NULL && (mod == NULL ||
 		    strcmp(base_name(mod), "shell") == 0 ||
 		    strcmp(base_name(mod), "command") == 0 ||
 		    strcmp(base_name(mod), "raw") == 0))
 			judge_string(j, arg, depth);
+		return;
+	}
+	/* cmd.exe /c CMD (from WSL or Git Bash): the rest is CMD. */
+	if (strcasecmp(n, "cmd") == 0 || strcasecmp(n, "cmd.exe") == 0) {
+		for (k = 1; k < s->argc; k++) {
+			if (strcasecmp(s->argv[k], "/c") == 0 ||
+			    strcasecmp(s->argv[k], "/k") == 0) {
+				judge_joined(j, s, k + 1, depth);
+				break;
+			}
+		}
+		return;
+	}
+	/* wsl.exe [-d DISTRO] [-u USER] [-e|--] CMD: CMD in the distro. */
+	if (strcmp(n, "wsl") == 0 || strcmp(n, "wsl.exe") == 0) {
+		k = skip_opts(s, 0, " -d -u --distribution --user --cd ", 0);
+		if (k < s->argc && (strcmp(s->argv[k], "-e") == 0 ||
+		    strcmp(s->argv[k], "--exec") == 0))
+			k++;
+		if (k > 0 && k < s->argc)
+			judge_joined(j, s, k, depth);
 		return;
 	}
 	/* adb [-s SERIAL] shell CMD...: CMD on the device's shell. */
@@ -4182,6 +4218,11 @@ classify_command(struct classifier *c, const char *line, size_t len,
 	ret->bypass = (j.tech != 0);
 	ret->fast_path = fast;
 	verdict_fill_rule(c, j.rule, ret);
+	/* Risk raised by a bypass alone: say which. */
+	for (t = 0; ret->description == NULL && t < TECH_COUNT; t++) {
+		if (j.tech & (1U << t))
+			ret->description = techniques[t].description;
+	}
 	if (fast)
 		snprintf(reason, sizeof reason, "known-safe command: %s",
 		    fname);
@@ -4225,7 +4266,8 @@ static const char *special[] = {
 	"batch", "docker", "podman", "nerdctl", "docker-compose", "kubectl",
 	"oc", "parallel-ssh", "pssh", "pdsh", "clush", "python*", "pct",
 	"lxc", "incus", "multipass", "qm", "distrobox", "repo", "vagrant",
-	"apptainer", "singularity", "sbatch",
+	"apptainer", "singularity", "sbatch", "cmd", "cmd.exe", "wsl",
+	"wsl.exe",
 	/* bypass_segment() */
 	"alias", "unalias", "function", "unset", "export", "declare",
 	"typeset", "expect", "autoexpect", "xdotool", "ydotool",

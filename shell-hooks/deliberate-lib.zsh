@@ -306,6 +306,13 @@ __deliberate_ask() {
 	[[ $rec == 0 ]] && msg+=',"record":false' || msg+=',"record":true'
 	msg+=",\"line\":$REPLY$__dlb_ctx"
 	msg+=$__dlb_istty
+	# The daemon judges what an alias expands to, too.
+	local -a ws
+	ws=(${(z)line})
+	if [[ -n $ws[1] && -n ${aliases[$ws[1]]-} ]]; then
+		__deliberate_json "${aliases[$ws[1]]}"
+		msg+=",\"aliasValue\":$REPLY"
+	fi
 	if ! __deliberate_send "$msg,\"ts\":$ts}" 1; then
 		__deliberate_reset down
 		return 3
