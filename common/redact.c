@@ -1222,14 +1222,22 @@ is_placeholder(const char *s, size_t n)
 	    s[2] == '{' || s[2] == '(' || s[2] == '_' ||
 	    isalpha((unsigned char)s[2])))
 		return 1;
-	/* anthropic=$ANTHROPIC_API_KEY: a name bound to a reference. */
-	for (i = 0; i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' ||
-	    s[i] == '-' || s[i] == '.'); i++)
+	/*
+	 * anthropic=$ANTHROPIC_API_KEY, root@pam!monitoring=$PVE_SECRET:
+	 * names bound to a reference.
+	 */
+	for (i = 0; i < n && i < 80 && (isalnum((unsigned char)s[i]) ||
+	    strchr("_-.@!:=", s[i]) != NULL); i++)
 		;
-	if (i > 0 && i + 2 < n && s[i] == '=' && s[i + 1] == '$' &&
-	    (s[i + 2] == '{' || s[i + 2] == '_' ||
-	    isalpha((unsigned char)s[i + 2])))
-		return 1;
+	if (i > 0 && i + 2 < n && s[i] == '$' && (s[i - 1] == '=' ||
+	    s[i - 1] == ':') && (s[i + 1] == '{' || s[i + 1] == '_' ||
+	    isalpha((unsigned char)s[i + 1]))) {
+		for (k = i + 1; k < n && (isalnum((unsigned char)s[k]) ||
+		    s[k] == '_' || s[k] == '{' || s[k] == '}'); k++)
+			;
+		if (k == n)
+			return 1;
+	}
 	if (s[0] == '`')
 		return 1;
 	/* A printf conversion, the value comes as an argument: %s, %s\n. */
@@ -1254,6 +1262,9 @@ is_placeholder(const char *s, size_t n)
 		if (i + 1 == n)
 			return 1;
 	}
+	/* A secret reference: op://vault/item/field (1Password). */
+	if (n > 5 && strncmp(s, "op://", 5) == 0)
+		return 1;
 	/* @keychain:AC_PASSWORD, @env:AC_PASSWORD (altool, notarytool) */
 	if ((n > 10 && strncmp(s, "@keychain:", 10) == 0) ||
 	    (n > 5 && strncmp(s, "@env:", 5) == 0))
