@@ -3757,8 +3757,11 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 				buf_addf(&lb, "%s%s%s ", a,
 				    a[strlen(a) - 1] == '/' ? "" : "/", "*");
 			}
-			if (lb.len == 0)
+			/* With -I, each name (no directory) is the one word. */
+			if (lb.len == 0 || s.xrepl != NULL) {
+				buf_reset(&lb);
 				buf_adds(&lb, "*");
+			}
 			xargs_append(&s, lb.data);
 			buf_release(&lb);
 		}
@@ -3777,6 +3780,13 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 		    writes_file(&s))
 			judge_staged(j, data, depth);
 
+		/* An interpreter's program on stdin: its deletion calls. */
+		if ((strncmp(s.name, "python", 6) == 0 ||
+		    strcmp(s.name, "perl") == 0 || strcmp(s.name, "ruby") == 0 ||
+		    strcmp(s.name, "node") == 0) && (s.argc == 1 ||
+		    strcmp(s.argv[s.argc - 1], "-") == 0) &&
+		    (data = stdin_data(l, cmd)) != NULL)
+			judge_deletes(j, data, depth);
 		/* Programs given to a shell on stdin. */
 		if (reads_program_from_stdin(&s)) {
 			if ((data = stdin_data(l, cmd)) != NULL)

@@ -725,6 +725,11 @@ t_structure(void)
 		{ "echo /dev/sdb | xargs -I % dd if=x of=%", RISK_DANGEROUS },
 		{ "echo /dev/null | xargs -I{} dd if=x of={}", RISK_SAFE },
 		{ "ls build | xargs rm -rf", RISK_SAFE },
+		{ "ls runs/ | xargs -I{} rm -rf checkpoints/{}", RISK_DANGEROUS },
+		{ "python - <<< $'import shutil\\nshutil.rmtree(\"/data/datasets/churn\")'", RISK_DANGEROUS },
+		{ "python3 <<< 'import shutil; shutil.rmtree(\"/\")'", RISK_DANGEROUS },
+		{ "python3 <<< 'print(1)'", RISK_SAFE },
+		{ "ls runs/ | xargs -I{} rm -rf build/{}", RISK_SAFE },
 		{ "cat dirs.txt | xargs rm -rf", RISK_DANGEROUS },
 		/* pnpm and yarn run a package binary named first. */
 		{ "pnpm prisma migrate reset --force", RISK_DANGEROUS },
