@@ -3754,14 +3754,22 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 				a = l->v[pc->argv[k]].text;
 				if (a[0] == '-')
 					continue;
+				/*
+				 * With -I each listed name is the one word:
+				 * a directory's entries (DIR/) are bare
+				 * names, a file argument (/dev/sd[bc]) is
+				 * listed as given.
+				 */
+				if (s.xrepl != NULL) {
+					buf_adds(&lb, a[strlen(a) - 1] == '/' ?
+					    "*" : a);
+					break;
+				}
 				buf_addf(&lb, "%s%s%s ", a,
 				    a[strlen(a) - 1] == '/' ? "" : "/", "*");
 			}
-			/* With -I, each name (no directory) is the one word. */
-			if (lb.len == 0 || s.xrepl != NULL) {
-				buf_reset(&lb);
+			if (lb.len == 0)
 				buf_adds(&lb, "*");
-			}
 			xargs_append(&s, lb.data);
 			buf_release(&lb);
 		}
