@@ -59,7 +59,7 @@ t_prompt_no() {
 	twait b1 'st=130'
 	ewait "rm -rf ~/victim; echo after-veto" cancel
 	test -d "$HOME/victim"
-	! tscreen b1 | grep -q '^after-veto'
+	! tscreen b1 | grep -q '^after-veto' || return 1
 	test "$(efield "rm -rf ~/victim; echo after-veto" 'e["classification"]["riskLevel"]')" = dangerous
 }
 test_expect_success 'rm -rf prompts; n keeps the directory, records cancel' t_prompt_no
@@ -215,7 +215,7 @@ t_double() {
 	tsend b2 'echo "hooks=$(echo "$PS0" | grep -o "__dlb_hook" | wc -l)"'
 	twait b2 'hooks=1'
 	tsync b2
-	! tscreen b2 | grep -q 'hooks=[02-9]'
+	! tscreen b2 | grep -q 'hooks=[02-9]' || return 1
 	test "$(ecount 'echo double-ok')" = 1
 	! tscreen b2 | grep -q 'unbound variable'
 }

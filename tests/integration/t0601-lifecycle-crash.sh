@@ -30,7 +30,7 @@ for step in $STEPS; do
 		test ! -s "$T/lost" &&
 		deliberate rotate >"$T/out" &&
 		all_lines >"$T/final" && test_cmp "$T/expect" "$T/final" &&
-		ls "$LD/current" | grep -v "^2026-05-10" >"$T/left" || true &&
+		{ ls "$LD/current" | grep -v "^2026-05-10" >"$T/left" || true; } &&
 		test ! -s "$T/left" &&
 		! ls -A "$LD/archive" "$LD/aggregated" | grep -q "\.tmp$" &&
 		test $(ls "$LD/archive" | wc -l) -eq 6 &&

@@ -53,7 +53,7 @@ test_expect_success 'the text report, piped, is plain and has the day chart' '
 	test ! -s "$T/err" &&
 	grep_f "Entries: 8" "$T/s.txt" &&
 	grep -q "^  dangerous  *3 " "$T/s.txt" &&
-	grep -q "^  2026-11-01 █*  *3$" "$T/s.txt" || grep -q "^  2026-11-01 █* 3$" "$T/s.txt" &&
+	{ grep -q "^  2026-11-01 █*  *3$" "$T/s.txt" || grep -q "^  2026-11-01 █* 3$" "$T/s.txt"; } &&
 	grep_f "Corrections: 1" "$T/s.txt" &&
 	grep_f "Slowest stages" "$T/s.txt" &&
 	! grep -q "$(printf "\\033")" "$T/s.txt"

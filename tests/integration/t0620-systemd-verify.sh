@@ -38,7 +38,7 @@ test_expect_success 'systemd-analyze verify finds nothing wrong in our units' '
 '
 
 test_expect_success 'a broken unit is caught (the test can fail)' '
-	printf "[Service]\nExecStart=relative/path\nBogusKey=1\n" >"$T/units/deliberate-bad.service" &&
+	printf "[Service]\nExecStart=relative/path\nBogusKey=1\n" >"$T/units/deliberate-bad.service"
 	(cd "$T/units" && systemd-analyze verify deliberate-bad.service) >"$T/bad" 2>&1 || true
 	cat "$T/bad"
 	grep -q "deliberate-bad.service" "$T/bad"

@@ -81,8 +81,10 @@ skip_all() {
 # inside functions too, and the one that failed is shown.  The subshell
 # is not the condition of an if: there bash ignores set -e, and only the
 # last command would count.  (bash also ignores it for every command but
-# the last of an && list: write a body as one chain, or as one command
-# per line, never a chain followed by more lines.)
+# the last of an && list, and for a command negated with !: write a body
+# as one chain, or as one command per line, never a chain followed by
+# more lines; tests/lib/lint-and-lists.py checks every file, t0002 runs
+# it.)
 test_expect_success() {
 	local _tes_rc
 	test_count=$((test_count + 1))
