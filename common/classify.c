@@ -2667,6 +2667,38 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			judge_string(j, arg, depth);
 		return;
 	}
+	/*
+	 * aws ssm send-command --parameters 'commands=["CMD", ...]' (the
+	 * AWS-RunShellScript document): each CMD on the instances.
+	 */
+	if (strcmp(n, "aws") == 0 && s->argc > 2 &&
+	    strcmp(s->argv[1], "ssm") == 0 &&
+	    strcmp(s->argv[2], "send-command") == 0) {
+		for (k = 3; k < s->argc; k++) {
+			const char	*p = NULL, *q;
+			char		*cmd;
+
+			if (strcmp(s->argv[k], "--parameters") == 0 &&
+			    k + 1 < s->argc)
+				p = s->argv[k + 1];
+			else if (strncmp(s->argv[k], "--parameters=", 13) == 0)
+				p = s->argv[k] + 13;
+			if (p == NULL || (p = strstr(p, "commands=")) == NULL)
+				continue;
+			for (p += 9; *p != '\0'; p = q + 1) {
+				while (*p == '[' || *p == ',' || *p == ' ')
+					p++;
+				if (*p != '"' && *p != '\'')
+					break;
+				if ((q = strchr(p + 1, *p)) == NULL)
+					break;
+				cmd = xstrndup(p + 1, (size_t)(q - p - 1));
+				judge_string(j, cmd, depth);
+				free(cmd);
+			}
+		}
+		return;
+	}
 	/* cmd.exe /c CMD (from WSL or Git Bash): the rest is CMD. */
 	if (strcasecmp(n, "cmd") == 0 || strcasecmp(n, "cmd.exe") == 0) {
 		for (k = 1; k < s->argc; k++) {

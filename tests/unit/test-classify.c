@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[23][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[24][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -421,6 +421,14 @@ t_heldout22(void)
 	run_corpus("heldout22.tsv", 22, 0.95, 0.05, 0);
 }
 
+/* Mainstream weeks: a backend developer, a desktop user, an AWS DevOps
+ * engineer, a student. */
+static void
+t_heldout23(void)
+{
+	run_corpus("heldout23.tsv", 23, 0.95, 0.05, 0);
+}
+
 /* Soundness over every rule example, and the set itself. */
 static void
 t_triggers(void)
@@ -729,6 +737,8 @@ t_structure(void)
 		{ "python - <<< $'import shutil\\nshutil.rmtree(\"/data/datasets/churn\")'", RISK_DANGEROUS },
 		{ "python3 <<< 'import shutil; shutil.rmtree(\"/\")'", RISK_DANGEROUS },
 		{ "python3 <<< 'print(1)'", RISK_SAFE },
+		{ "aws ssm send-command --document-name AWS-RunShellScript --instance-ids i-0abc --parameters 'commands=[\"sudo rm -rf /var/lib/docker/volumes\"]'", RISK_DANGEROUS },
+		{ "aws ssm send-command --document-name AWS-RunShellScript --instance-ids i-0abc --parameters 'commands=[\"uptime\",\"df -h\"]'", RISK_SAFE },
 		{ "ls runs/ | xargs -I{} rm -rf build/{}", RISK_SAFE },
 		{ "cat dirs.txt | xargs rm -rf", RISK_DANGEROUS },
 		/* pnpm and yarn run a package binary named first. */
@@ -1098,6 +1108,7 @@ main(void)
 	RUN(t_heldout20);
 	RUN(t_heldout21);
 	RUN(t_heldout22);
+	RUN(t_heldout23);
 	RUN(t_triggers);
 	RUN(t_keywords);
 	RUN(t_null_dir);
