@@ -63,7 +63,7 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 		'
 	fi
 	test_expect_success "$name: present and large enough" '
-		test "$(grep -v "^#" "$S" | grep -c .)" -ge 300 &&
+		test "$(grep -v "^#" "$S" | grep -c .)" -ge 250 &&
 		test "$(grep -v "^#" "$C" | grep -c .)" -ge 150
 	'
 	test_expect_success "$name: recall >= 99% at minimal" '
