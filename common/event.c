@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "proto.h"
+#include "userkey.h"
 #include "xmalloc.h"
 
 static int
@@ -130,23 +131,6 @@ trim_line(struct event *ev)
 		ev->line[--n] = '\0';
 }
 
-/* A lower-case 8-4-4-4-12 hex UUID, as uuid_v4() writes. */
-static int
-is_uuid(const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < 36; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
-				return 0;
-		} else if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	}
-	return s[36] == '\0';
-}
-
 int
 event_parse(struct json_object *o, struct event *ev, char **cause)
 {
@@ -238,7 +222,7 @@ event_parse(struct json_object *o, struct event *ev, char **cause)
 		goto fail;
 	}
 	/* It becomes the entry's id. */
-	if (ev->event_id != NULL && !is_uuid(ev->event_id)) {
+	if (ev->event_id != NULL && !uuid_valid(ev->event_id)) {
 		r = bad(cause, "eventId", "a UUID");
 		goto fail;
 	}

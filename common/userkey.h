@@ -29,5 +29,7 @@ void	userkey_hash(const unsigned char key[USERKEY_LEN], uid_t uid,
 
 /* A random UUID v4, lower-case. */
 void	uuid_v4(char out[37]);
+/* Whether s is a lower-case 8-4-4-4-12 hex UUID, as uuid_v4() writes. */
+int	uuid_valid(const char *s);
 
 #endif

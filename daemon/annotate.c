@@ -25,6 +25,7 @@
 #include "log.h"
 #include "proto.h"
 #include "redact.h"
+#include "userkey.h"
 #include "xmalloc.h"
 
 #define RECENT_MAX	128
@@ -188,24 +189,6 @@ get_string(struct json_object *req, const char *key)
 	return json_object_get_string(o);
 }
 
-static int
-valid_uuid(const char *s)
-{
-	size_t	i;
-
-	if (strlen(s) != 36)
-		return 0;
-	for (i = 0; i < 36; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
-				return 0;
-		} else if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	}
-	return 1;
-}
-
 /* Fill rec with the fields of kind; returns NULL or an error message. */
 static const char *
 add_fields(struct daemon *d, struct json_object *req, const char *kind,
@@ -329,7 +312,7 @@ annotate_request(struct daemon *d, struct json_object *req)
 		return proto_error(req, "give either \"entryId\" or "
 		    "\"last\": true");
 	if (id != NULL) {
-		if (!valid_uuid(id))
+		if (!uuid_valid(id))
 			return proto_error(req, "field \"entryId\" must be a "
 			    "lowercase UUID");
 		if ((t = recent_find(id, NULL)) == NULL) {
