@@ -13,6 +13,7 @@
 #include "jsonutil.h"
 #include "rotate.h"
 #include "store.h"
+#include "userkey.h"
 #include "xmalloc.h"
 
 struct pstate {
@@ -22,22 +23,11 @@ struct pstate {
 	int			 found;
 };
 
-/* Whether s is a UUID: 8-4-4-4-12 hex digits. */
+/* Whether s is a UUID: 8-4-4-4-12 hex digits, either case. */
 int
 purge_valid_id(const char *s)
 {
-	size_t	i;
-
-	if (strlen(s) != 36)
-		return 0;
-	for (i = 0; i < 36; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
-				return 0;
-		} else if (strchr("0123456789abcdefABCDEF", s[i]) == NULL)
-			return 0;
-	}
-	return 1;
+	return uuid_valid_anycase(s);
 }
 
 static void

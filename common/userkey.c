@@ -97,8 +97,8 @@ uuid_v4(char out[37])
 	    b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
-int
-uuid_valid(const char *s)
+static int
+uuid_shape(const char *s, const char *digits)
 {
 	size_t	i;
 
@@ -108,9 +108,20 @@ uuid_valid(const char *s)
 		if (i == 8 || i == 13 || i == 18 || i == 23) {
 			if (s[i] != '-')
 				return 0;
-		} else if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f')))
+		} else if (strchr(digits, s[i]) == NULL)
 			return 0;
 	}
 	return 1;
+}
+
+int
+uuid_valid(const char *s)
+{
+	return uuid_shape(s, "0123456789abcdef");
+}
+
+int
+uuid_valid_anycase(const char *s)
+{
+	return uuid_shape(s, "0123456789abcdefABCDEF");
 }

@@ -29,7 +29,11 @@ void	userkey_hash(const unsigned char key[USERKEY_LEN], uid_t uid,
 
 /* A random UUID v4, lower-case. */
 void	uuid_v4(char out[37]);
-/* Whether s is a lower-case 8-4-4-4-12 hex UUID, as uuid_v4() writes. */
+/*
+ * Whether s is an 8-4-4-4-12 hex UUID: lower-case, as uuid_v4() writes it
+ * (uuid_valid), or of either case (uuid_valid_anycase).
+ */
 int	uuid_valid(const char *s);
+int	uuid_valid_anycase(const char *s);
 
 #endif
