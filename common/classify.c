@@ -1779,36 +1779,12 @@ skip_opts(struct segment *s, size_t i, const char *valopts, int stop_num)
 				return i;
 			return i;
 		}
-		if (w[1] != '-' && w[2] == '\0') {
-			snprintf(key, sizeof key, " %s ", w);
-			if (strstr(valopts, key) != NULL)
-				i++;
-		} else if (w[1] == '-' && strchr(w, '=') == NULL) {
+		/* -n, --name, and -np or -hostfile (mpirun) if listed. */
+		if (strchr(w, '=') == NULL) {
 			snprintf(key, sizeof key, " %.60s ", w);
 			if (strstr(valopts, key) != NULL)
 				i++;
 		}
-	}
-	return i;
-}
-
-/*
- * skip_opts() for launchers whose long options take one dash (mpirun
- * -np 4, -hostfile F): any option word listed in valopts takes the next
- * word as its value.
- */
-static size_t
-skip_opts_any(struct segment *s, size_t i, const char *valopts)
-{
-	char	key[64];
-
-	for (i++; i < s->argc && s->argv[i][0] == '-'; i++) {
-		if (strcmp(s->argv[i], "--") == 0)
-			return i + 1;
-		snprintf(key, sizeof key, " %.60s ", s->argv[i]);
-		if (strchr(s->argv[i], '=') == NULL &&
-		    strstr(valopts, key) != NULL)
-			i++;
 	}
 	return i;
 }
@@ -2351,13 +2327,13 @@ unwrap(struct judge *j, struct segment *s, int depth)
 		    strcmp(n, "srun") == 0) {
 			/* MPI and Slurm launchers: the command on N ranks. */
 			s->via[s->nvia++] = "mpirun";
-			i = skip_opts_any(s, i, " -n -np -N -c -H -x -p -t -J "
+			i = skip_opts(s, i, " -n -np -N -c -H -x -p -t -J "
 			    "-A -w -o -e -f -ppn -host -hosts -hostfile "
 			    "-machinefile --host --hostfile --machinefile "
 			    "--map-by --bind-to --rank-by --partition --time "
 			    "--ntasks --nodes --job-name --account --nodelist "
 			    "--output --error --mem --gres --cpus-per-task "
-			    "--mca -mca ");
+			    "--mca -mca ", 0);
 			changed = 1;
 		} else if (strcmp(n, "stdbuf") == 0) {
 			s->via[s->nvia++] = "stdbuf";
