@@ -131,11 +131,33 @@ trim_line(struct event *ev)
 		ev->line[--n] = '\0';
 }
 
+/*
+ * The checks on values that both parsers make once the fields are in:
+ * returns NULL, or what the field named in *field must be.
+ */
+static const char *
+value_check(const struct event *ev, const char **field)
+{
+	if (ev->action != NULL && strcmp(ev->action, "execute") != 0 &&
+	    strcmp(ev->action, "cancel") != 0 &&
+	    strcmp(ev->action, "modify") != 0 &&
+	    strcmp(ev->action, "timeout") != 0) {
+		*field = "action";
+		return "execute, cancel, modify or timeout";
+	}
+	/* It becomes the entry's id. */
+	if (ev->event_id != NULL && !uuid_valid(ev->event_id)) {
+		*field = "eventId";
+		return "a UUID";
+	}
+	return NULL;
+}
+
 int
 event_parse(struct json_object *o, struct event *ev, char **cause)
 {
 	struct json_object	*argv, *w;
-	const char		**v;
+	const char		**v, *what, *field;
 	double			 d;
 	size_t			 n, i;
 	int			 r = 0;
@@ -214,16 +236,8 @@ event_parse(struct json_object *o, struct event *ev, char **cause)
 			*cause = xstrdup("missing \"line\" or \"argv\"");
 		goto fail;
 	}
-	if (ev->action != NULL && strcmp(ev->action, "execute") != 0 &&
-	    strcmp(ev->action, "cancel") != 0 &&
-	    strcmp(ev->action, "modify") != 0 &&
-	    strcmp(ev->action, "timeout") != 0) {
-		r = bad(cause, "action", "execute, cancel, modify or timeout");
-		goto fail;
-	}
-	/* It becomes the entry's id. */
-	if (ev->event_id != NULL && !uuid_valid(ev->event_id)) {
-		r = bad(cause, "eventId", "a UUID");
+	if ((what = value_check(ev, &field)) != NULL) {
+		r = bad(cause, field, what);
 		goto fail;
 	}
 	trim_line(ev);
@@ -301,6 +315,9 @@ static const struct scan_key {
 	SKE("session", K_STR, session),
 	SKE("cmdType", K_STR, cmd_type),
 	SKE("pathEnv", K_STR, path_env),
+	SKE("aliasValue", K_STR, alias_value),
+	SKE("eventId", K_STR, event_id),
+	SKE("resend", K_BOOL, resend),
 	SKE("sudo", K_BOOL, sudo),
 	SKE("truncated", K_BOOL, truncated),
 	SKE("action", K_STR, action),
@@ -816,10 +833,7 @@ event_scan(const char *msg, size_t len, struct event *ev, int *ret_noack)
 		}
 		ev->line = buf_detach(&b, NULL);
 	}
-	if (ev->action != NULL && strcmp(ev->action, "execute") != 0 &&
-	    strcmp(ev->action, "cancel") != 0 &&
-	    strcmp(ev->action, "modify") != 0 &&
-	    strcmp(ev->action, "timeout") != 0)
+	if (value_check(ev, &key) != NULL)
 		goto fail;
 	trim_line(ev);
 	*ret_noack = noack;

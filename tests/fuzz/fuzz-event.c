@@ -96,6 +96,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	same_str("parent", a.parent, b.parent);
 	same_str("cmdType", a.cmd_type, b.cmd_type);
 	same_str("pathEnv", a.path_env, b.path_env);
+	same_str("aliasValue", a.alias_value, b.alias_value);
+	same_str("eventId", a.event_id, b.event_id);
+	same_num("resend", a.resend, b.resend);
 	same_str("entry_id", a.entry_id, b.entry_id);
 	same_str("action", a.action, b.action);
 	same_str("modifiedCommand", a.modified, b.modified);
