@@ -878,6 +878,35 @@ is_valopt(const struct cmdinfo *ci, const char *w)
 	return 0;
 }
 
+/*
+ * The short options of some common commands that take a value, which may
+ * be attached: in a cluster, the letters after one are its value.
+ */
+static const char *
+short_valued(const char *name)
+{
+	static const struct {
+		const char	*name;
+		const char	*letters;
+	} t[] = {
+		{ "curl", "AbcCdDeEFHKmoPQrtTuUwxXyYz" },
+		{ "wget", "aBeiOoPQTtUw" },
+		{ "ssh", "BbcDEeFIiJLlmOopQRSWw" },
+		{ "scp", "cDFiJloPS" },
+		{ "tar", "bCfFgHIKLNTVX" },
+		{ "mysql", "DehPpSu" },
+		{ "psql", "cdfhLopPUv" },
+	};
+	size_t	 i;
+
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(t[i].name, name) == 0)
+			return t[i].letters;
+	return NULL;
+}
+
 static int
 flag_present(struct segment *s, const char *alt)
 {
@@ -901,17 +930,27 @@ flag_present(struct segment *s, const char *alt)
 				return 1;
 			continue;
 		}
-		/* A short flag in a cluster: -rf, -fr, -xfd. */
+		/*
+		 * A short flag in a cluster: -rf, -fr, -xfd.  A letter that
+		 * takes a value ends the cluster: curl's -XPOST is -X POST,
+		 * not -T.
+		 */
 		if (alt[0] == '-' && alt[1] != '\0' && alt[2] == '\0' &&
 		    w[1] != '-' && strchr(w + 1, alt[1]) != NULL) {
-			const char *p;
+			const char *p, *valued = short_valued(s->name);
 
 			for (p = w + 1; *p != '\0'; p++) {
 				if (!isalpha((unsigned char)*p))
 					break;
 			}
-			if (*p == '\0')
-				return 1;
+			if (*p != '\0')
+				continue;
+			for (p = w + 1; *p != '\0'; p++) {
+				if (*p == alt[1])
+					return 1;
+				if (valued != NULL && strchr(valued, *p) != NULL)
+					break;
+			}
 		}
 	}
 	return 0;
@@ -1311,8 +1350,19 @@ word_verb(const char *w, const char **v, size_t n, int compound, int *all)
 static int
 segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 {
-	size_t	i;
+	static const char	*readverbs[] = { "get", "GET", "list", "ls",
+	    "show", "describe", "cat", "info", "INFO", "exists", "EXISTS",
+	    "status", "view", "read", "hget", "HGET", "hgetall", "HGETALL",
+	    "ttl", "TTL", "type", "TYPE", "keys", "KEYS", "scan", "SCAN",
+	    "logs", "search" };
+	size_t			 i;
 
+	/*
+	 * A read names what it reads: redis-cli GET flushall:last_run,
+	 * kubectl get job delete-old-logs.
+	 */
+	if (npos > 0 && IN(s->argv[pos[0]], readverbs))
+		npos = 0;
 	/* A container next to a deleting verb: projects delete REF. */
 	for (i = 0; i < npos && i < 4; i++) {
 		if (!IN(s->argv[pos[i]], gen_delverbs))
@@ -2486,6 +2536,15 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			    has_short_opt(s->argv[i], 'c') &&
 			    strcmp(n, "su") != 0)) && i + 1 < s->argc) {
 				judge_string(j, s->argv[i + 1], depth);
+				/*
+				 * Android's su (adb shell su -c setenforce
+				 * 0) runs all the words after -c; util-linux
+				 * takes the next as a user name, harmless to
+				 * judge as a command too.
+				 */
+				if (strcmp(n, "su") == 0 && i + 2 < s->argc &&
+				    strchr(s->argv[i + 1], ' ') == NULL)
+					judge_joined(j, s, i + 1, depth);
 				return;
 			}
 		}
