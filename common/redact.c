@@ -1290,10 +1290,17 @@ is_placeholder(const char *s, size_t n)
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
-	/* YOUR_API_KEY, your-token-here */
+	/* YOUR_API_KEY, your-token-here, YourApiKeyToken (Etherscan's) */
 	if (n > 5 && strncasecmp(s, "your", 4) == 0 && (s[4] == '-' ||
 	    s[4] == '_'))
 		return 1;
+	if (n > 5 && strncmp(s, "Your", 4) == 0 &&
+	    isupper((unsigned char)s[4])) {
+		for (i = 5; i < n && isalpha((unsigned char)s[i]); i++)
+			;
+		if (i == n)
+			return 1;
+	}
 	if (n > 5 && (strncasecmp(s + n - 5, "-here", 5) == 0 ||
 	    strncasecmp(s + n - 5, "_here", 5) == 0))
 		return 1;
