@@ -3206,6 +3206,33 @@ reads_program_from_stdin(struct segment *s)
 		}
 		return 1;
 	}
+	/*
+	 * ssh with no remote command, or a shell as the remote command:
+	 * echo "wp db reset --yes" | ssh host bash.
+	 */
+	if (strcmp(s->name, "ssh") == 0) {
+		size_t	d, r;
+
+		for (i = 1; i < s->argc && s->argv[i][0] == '-'; i++) {
+			if (s->argv[i][1] != '-' && has_short_opt(s->argv[i],
+			    'n'))
+				return 0;
+		}
+		d = skip_opts(s, 0, ssh_valopts, 0);
+		if (d >= s->argc)
+			return 0;
+		r = skip_opts(s, d, ssh_valopts, 0);
+		if (r >= s->argc)
+			return 1;
+		if (!IN(base_name(s->argv[r]), shells))
+			return 0;
+		for (i = r + 1; i < s->argc; i++) {
+			if (s->argv[i][0] != '-' || has_short_opt(s->argv[i],
+			    'c'))
+				return 0;
+		}
+		return 1;
+	}
 	if (!IN(s->name, shells) && !IN(s->name, interpreters) &&
 	    strncmp(s->name, "python", 6) != 0)
 		return 0;
