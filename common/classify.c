@@ -3999,6 +3999,107 @@ judge_ifs(struct judge *j, const char *line, size_t len, int depth)
 	buf_release(&b);
 }
 
+/*
+ * The line as the line rules see it: the words that are only text to
+ * the command that gets them blanked out, so that a rule written for a
+ * whole line does not fire on a commit message (git commit -m "remove
+ * the diskpart clean step"), a grep pattern, or an echo to the terminal
+ * or into a document (echo 'Stop-Computer is blocked' >> runbook.md).
+ * Returns NULL when nothing is blanked.
+ */
+/* Blank word t in *m, a copy of line made on first use. */
+static void
+inert_blank(char **m, const char *line, size_t len,
+    const struct shtok_token *t)
+{
+	if (t->end > len || t->start >= t->end)
+		return;
+	if (*m == NULL) {
+		*m = xmalloc(len + 1);
+		memcpy(*m, line, len);
+		(*m)[len] = '\0';
+	}
+	memset(*m + t->start, ' ', t->end - t->start);
+}
+
+static char *
+inert_text(const struct shtok_list *l, const char *line, size_t len)
+{
+	static const char	*greps[] = { "grep", "egrep", "fgrep", "zgrep",
+	    "rg", "ag", "ack", "git-grep" };
+	static const char	*docs[] = { ".md", ".rst", ".adoc", ".org",
+	    ".log", ".html" };
+	struct shtok_cmds	 cmds = SHTOK_CMDS_INIT;
+	const struct shtok_cmd	*c;
+	const struct shtok_token *t;
+	const char		*name, *w;
+	char			*m = NULL;
+	size_t			 i, k, from, n;
+	int			 text, git;
+
+	shtok_commands(l, &cmds);
+	for (i = 0; i < cmds.n; i++) {
+		c = &cmds.v[i];
+		if (c->nargv < 2)
+			continue;
+		name = base_name(l->v[c->argv[0]].text);
+		git = strcmp(name, "git") == 0;
+		text = 0;
+		if (strcmp(name, "echo") == 0 || strcmp(name, "printf") == 0) {
+			/* Text for the terminal or a document only. */
+			text = c->sep == NULL || strcmp(c->sep, "|") != 0;
+			for (k = c->first; text && k < c->first + c->n; k++) {
+				t = &l->v[k];
+				if (t->kind != SHTOK_REDIR || !is_out_redir(t) ||
+				    k + 1 >= c->first + c->n)
+					continue;
+				w = l->v[k + 1].text;
+				n = strlen(w);
+				for (text = 0, from = 0; from < nitems(docs);
+				    from++) {
+					size_t dl = strlen(docs[from]);
+
+					if (n > dl && strcmp(w + n - dl,
+					    docs[from]) == 0)
+						text = 1;
+				}
+			}
+		}
+		if (IN(name, greps)) {
+			/* The pattern only: the files still count. */
+			for (k = 1; k < c->nargv; k++) {
+				w = l->v[c->argv[k]].text;
+				if ((strcmp(w, "-e") == 0 ||
+				    strcmp(w, "--regexp") == 0) &&
+				    k + 1 < c->nargv)
+					break;
+				if (w[0] != '-')
+					break;
+			}
+			if (k < c->nargv && w[0] == '-')
+				k++;
+			if (k < c->nargv)
+				inert_blank(&m, line, len, &l->v[c->argv[k]]);
+			continue;
+		}
+		for (k = 1; k < c->nargv; k++) {
+			t = &l->v[c->argv[k]];
+			w = t->text;
+			if (git && k + 1 < c->nargv && (strcmp(w, "-m") == 0 ||
+			    strcmp(w, "--message") == 0)) {
+				t = &l->v[c->argv[++k]];
+			} else if (git && !(strncmp(w, "--message=", 10) == 0 ||
+			    (w[0] == '-' && w[1] == 'm' && w[2] != '\0')))
+				continue;
+			else if (!git && !text)
+				break;
+			inert_blank(&m, line, len, t);
+		}
+	}
+	shtok_cmds_release(&cmds);
+	return m;
+}
+
 static void
 judge_line(struct judge *j, const char *line, size_t len, int depth)
 {
@@ -4006,7 +4107,8 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 	struct classifier	*c = j->c;
 	size_t			 i, segs, noop;
 	double			 t0;
-	int			 allnoop;
+	int			 allnoop, masked = 0;
+	char			*inert = NULL;
 
 	if (depth > CLASSIFY_MAX_DEPTH || j->budget <= 0)
 		return;
@@ -4037,7 +4139,12 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 			continue;
 		if (allnoop && r->info.risk != RISK_SAFE)
 			continue;
-		if (regex_match(c, r->pattern, line, len)) {
+		if (!masked) {
+			inert = inert_text(&l, line, len);
+			masked = 1;
+		}
+		if (regex_match(c, r->pattern, inert != NULL ? inert : line,
+		    len)) {
 			c->state[c->linerules[i]] = 2;
 			if (c->only != -1)
 				c->only_hit = 1;
@@ -4045,6 +4152,7 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 			    r->info.confidence);
 		}
 	}
+	free(inert);
 	shtok_list_release(&l);
 }
 
