@@ -1928,6 +1928,26 @@ code_executes(const char *code)
  * "rm -f /etc/x*".  The argument must be a literal or the home directory
  * (a relative one only for a recursive call).
  */
+/* The literal of the first glob.glob('...') or iglob("...") in code. */
+static char *
+glob_literal(const char *code)
+{
+	const char	*g, *q;
+
+	if ((g = strstr(code, "glob.glob(")) != NULL)
+		g += 10;
+	else if ((g = strstr(code, "glob.iglob(")) != NULL)
+		g += 11;
+	else
+		return NULL;
+	while (*g == ' ')
+		g++;
+	if ((*g != '\'' && *g != '"') || (q = strchr(g + 1, *g)) == NULL ||
+	    q == g + 1)
+		return NULL;
+	return xstrndup(g + 1, q - g - 1);
+}
+
 static void
 judge_deletes(struct judge *j, const char *code, int depth)
 {
@@ -1991,6 +2011,13 @@ judge_deletes(struct judge *j, const char *code, int depth)
 					}
 				}
 			}
+			/*
+			 * A name bound by a loop over a glob: [os.remove(f)
+			 * for f in glob.glob('/data/x/STAR.h5')].
+			 */
+			if (arg == NULL && (isalpha((unsigned char)*e) ||
+			    *e == '_'))
+				arg = glob_literal(code);
 			if (arg == NULL)
 				continue;
 			/*
@@ -3588,6 +3615,14 @@ expand_word(const struct linestate *ls, const char *w, struct buf *b)
  * on the line ("DEV=/dev/sdb; dd if=x of=$DEV"), or $(echo ...),
  * expanded.  A name hidden that way is obfuscation.
  */
+/* $SHELL, ${SHELL}, $BASH: a shell whatever the environment says. */
+static int
+login_shell_var(const char *w)
+{
+	return strcmp(w, "$SHELL") == 0 || strcmp(w, "${SHELL}") == 0 ||
+	    strcmp(w, "$BASH") == 0 || strcmp(w, "${BASH}") == 0;
+}
+
 static void
 judge_expanded(struct judge *j, const struct linestate *ls,
     struct segment *s, int depth)
@@ -3598,16 +3633,28 @@ judge_expanded(struct judge *j, const struct linestate *ls,
 
 	for (i = 0; i < s->argc && !(s->wflags[i] & SHW_CMDSUB); i++)
 		;
-	if (ls->nvar == 0 && i == s->argc)
+	if (ls->nvar == 0 && i == s->argc && !login_shell_var(s->argv[0]))
 		return;
 	for (i = 0; i < s->argc; i++) {
 		if (i > 0)
 			buf_addc(&b, ' ');
-		if (s->wflags[i] & (SHW_VAR | SHW_CMDSUB)) {
+		if (i == 0 && login_shell_var(s->argv[0])) {
+			/* "${SHELL}" <(curl ...): the user's shell. */
+			buf_adds(&b, "sh");
+			n++;
+		} else if (s->wflags[i] & (SHW_VAR | SHW_CMDSUB)) {
 			if (expand_word(ls, s->argv[i], &b)) {
 				n++;
 				named |= i == 0;
 			}
+		} else if (strpbrk(s->argv[i], " \t\n") != NULL &&
+		    strchr(s->argv[i], '\'') == NULL &&
+		    strncmp(s->argv[i], "<(", 2) != 0 &&
+		    strncmp(s->argv[i], ">(", 2) != 0) {
+			/* A quoted argument stays one word: -c "rm -rf /". */
+			buf_addc(&b, '\'');
+			buf_adds(&b, s->argv[i]);
+			buf_addc(&b, '\'');
 		} else
 			buf_adds(&b, s->argv[i]);
 	}

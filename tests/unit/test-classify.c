@@ -457,6 +457,16 @@ t_heldout26(void)
 }
 
 /*
+ * A Kubernetes platform engineer, an infrastructure-as-code engineer, a
+ * JVM backend developer, a graduate student on a shared cluster.
+ */
+static void
+t_heldout27(void)
+{
+	run_corpus("heldout27.tsv", 27, 0.95, 0.05, 0);
+}
+
+/*
  * A Debian package maintainer, a virtualization admin, a front-end
  * developer, a Windows admin in WSL and PowerShell.
  */
@@ -1149,6 +1159,7 @@ main(void)
 	RUN(t_heldout24);
 	RUN(t_heldout25);
 	RUN(t_heldout26);
+	RUN(t_heldout27);
 	RUN(t_heldout28);
 	RUN(t_triggers);
 	RUN(t_keywords);
