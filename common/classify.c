@@ -2144,6 +2144,50 @@ judge_decoded(struct judge *j, const char *code, const char *lit, int depth)
 }
 
 /* Judge the string literals of an inline script that runs commands. */
+/*
+ * A command string that ends with the home directory added in code:
+ * os.system('rm -rf ' + os.path.expanduser('~')) is judged as
+ * "rm -rf ~".
+ */
+static void
+judge_home_concat(struct judge *j, const char *code, int depth)
+{
+	static const char *homes[] = {
+		"os.path.expanduser('~')", "os.path.expanduser(\"~\")",
+		"os.environ['HOME']", "os.environ[\"HOME\"]",
+		"os.getenv('HOME')", "os.getenv(\"HOME\")", "str(Path.home())",
+		"os.homedir()", "process.env.HOME", "ENV['HOME']",
+		"ENV[\"HOME\"]", "Dir.home", "$ENV{HOME}",
+	};
+	const char	*p, *q, *open, *close;
+	char		*cmd;
+	size_t		 k;
+
+	for (p = code; (p = strchr(p, '+')) != NULL; p++) {
+		/* 'LITERAL' + HOME: close is the literal's closing quote. */
+		for (close = p; close > code && close[-1] == ' '; close--)
+			;
+		if (close == code || (close[-1] != '\'' && close[-1] != '"'))
+			continue;
+		close--;
+		for (open = close - 1; open >= code && *open != *close; open--)
+			;
+		if (open < code || close - open < 3)
+			continue;
+		for (q = p + 1; *q == ' '; q++)
+			;
+		for (k = 0; k < nitems(homes); k++) {
+			if (strncmp(q, homes[k], strlen(homes[k])) == 0)
+				break;
+		}
+		if (k == nitems(homes))
+			continue;
+		xasprintf(&cmd, "%.*s~", (int)(close - open - 1), open + 1);
+		judge_string(j, cmd, depth);
+		free(cmd);
+	}
+}
+
 static void
 judge_literals(struct judge *j, const char *code, int depth)
 {
@@ -2152,6 +2196,7 @@ judge_literals(struct judge *j, const char *code, int depth)
 	char		 q;
 
 	judge_deletes(j, code, depth);
+	judge_home_concat(j, code, depth);
 	for (p = code; *p != '\0'; p++) {
 		if (*p == '[') {
 			judge_argv_list(j, p, depth);
@@ -2934,6 +2979,22 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		    "-f -u -R --hosts --host --user --par --timeout ", 0);
 		if (i < s->argc)
 			judge_joined(j, s, i, depth);
+		return;
+	}
+	/* rimraf and del-cli are rm -rf: npx rimraf ~/projects/STAR. */
+	if ((strcmp(n, "rimraf") == 0 || strcmp(n, "del-cli") == 0) &&
+	    s->argc > 1) {
+		struct buf	b = BUF_INIT;
+
+		buf_adds(&b, "rm -rf");
+		for (i = 1; i < s->argc; i++) {
+			if (s->argv[i][0] == '-')
+				continue;
+			buf_addc(&b, ' ');
+			buf_adds(&b, s->argv[i]);
+		}
+		judge_string(j, b.data, depth);
+		buf_release(&b);
 		return;
 	}
 	if (strcmp(n, "eval") == 0 || strcmp(n, "watch") == 0) {

@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[30][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[32][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -467,6 +467,16 @@ t_heldout27(void)
 }
 
 /*
+ * A desktop user, a Python backend developer, an AI coding agent, a
+ * small-business IT person.
+ */
+static void
+t_heldout29(void)
+{
+	run_corpus("heldout29.tsv", 30, 0.95, 0.05, 0);
+}
+
+/*
  * Catalog 1: destructive invocations and look-alikes of 120 less famous
  * tools, written to widen the rules (not held out: its families were
  * fixed from it).
@@ -584,8 +594,15 @@ t_keywords(void)
 		for (k = 0; k < ri->nmatch; k++) {
 			seen = 0;
 			for (kw = 0; kw < ri->nkeywords; kw++) {
-				if (strstr(ri->match[k], ri->keywords[kw]))
+				/* NAME* is a prefix: NAME must show. */
+				const char	*w = ri->keywords[kw];
+				size_t		 wl = strlen(w);
+				char		*pre = xstrndup(w, wl > 1 &&
+				    w[wl - 1] == '*' ? wl - 1 : wl);
+
+				if (strstr(ri->match[k], pre))
 					seen = 1;
+				free(pre);
 			}
 			if (!seen)
 				fprintf(stderr, "%s: '%s' has no keyword\n",
@@ -1172,6 +1189,7 @@ main(void)
 	RUN(t_heldout26);
 	RUN(t_heldout27);
 	RUN(t_heldout28);
+	RUN(t_heldout29);
 	RUN(t_catalog1);
 	RUN(t_triggers);
 	RUN(t_keywords);
