@@ -119,15 +119,18 @@ struct lexed {
 
 /*
  * The value macro: a single- or double-quoted string, a string quoted
- * with escaped double quotes inside an outer one (-DPASS=\"x\"), or a bare
- * shell word, each alternative capturing "secret".
+ * with escaped double quotes inside an outer one (-DPASS=\"x\"), a bare
+ * shell word, or a single-quoted string still open at the end of the
+ * input, each alternative capturing "secret".
  */
 static const char *const redact_macros[][2] = {
 	{ "%VAL%", "(?:\\$'(?<secret>[^'\\n]{1,512})'"
 	    "|'(?<secret>[^'\\n]{1,512})'"
 	    "|\"(?<secret>(?:[^\"\\\\\\n]|\\\\.){1,512})\""
 	    "|\\\\\"(?<secret>[^\"\\\\\\n]{1,512})\\\\\""
-	    "|(?!#(?!\\S))(?<secret>[^\\s'\"|;&<>()`]{1,512}))" },
+	    "|(?!#(?!\\S))(?<secret>[^\\s'\"|;&<>()`]{1,512})"
+	    /* A quote left open at the end: the value goes on. */
+	    "|'(?<secret>[^'\\s]{1,512})$)" },
 	{ "%END%", "(?![A-Za-z0-9])" },
 	{ "%ARGS%", "[^\\n;&|]{0,300}?(?:(?:'[^'\\n]{0,256}+'|\"[^\"\\n]{0,256}+\")"
 	    "[^\\n;&|]{0,300}?){0,3}" },
@@ -1212,7 +1215,19 @@ is_placeholder(const char *s, size_t n)
 	}
 	while (n > 0 && (s[n - 1] == '"' || s[n - 1] == '\''))
 		n--;
-	if (n == 0 || (n == 1 && (s[0] == '$' || s[0] == '-')))
+	/* One character hides nothing (curl -u KEY:X, Freshdesk's dummy). */
+	if (n <= 1)
+		return 1;
+	/* Words that say the value is a stand-in: password=test. */
+	if ((n == 4 && memcmp(s, "test", 4) == 0) ||
+	    (n == 7 && memcmp(s, "testing", 7) == 0) ||
+	    (n == 8 && memcmp(s, "password", 8) == 0) ||
+	    (n == 6 && memcmp(s, "secret", 6) == 0) ||
+	    (n == 8 && memcmp(s, "changeme", 8) == 0))
+		return 1;
+	/* hydra's form markers: user=^USER^&pass=^PASS^ */
+	if (n >= 6 && (strncmp(s, "^PASS^", 6) == 0 ||
+	    strncmp(s, "^USER^", 6) == 0))
 		return 1;
 	if (s[0] == '$' && n > 1 && (s[1] == '{' || s[1] == '(' ||
 	    s[1] == '_' || isalpha((unsigned char)s[1])))
@@ -1449,6 +1464,64 @@ single_quoted_literal(const char *in, size_t len, size_t s, size_t e)
 }
 
 /*
+ * The quote that encloses position pos of a shell line ('\'' or '"'), or
+ * 0: a plain scan from the start, with backslash escapes outside single
+ * quotes.
+ */
+static int
+quote_at(const char *in, size_t pos)
+{
+	size_t	i;
+	int	q = 0;
+
+	for (i = 0; i < pos; i++) {
+		if (q != '\'' && in[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (q == 0 && (in[i] == '\'' || in[i] == '"'))
+			q = in[i];
+		else if (q != 0 && in[i] == q)
+			q = 0;
+	}
+	return q;
+}
+
+/*
+ * A bare value stops at a shell operator (| ; & < > ( )), but inside a
+ * quoted string those are only characters: -e 'db_password=j|(!iNA...'
+ * and 'neighbor X password 2<gD,d^@s#;0bY' go on to the next blank or
+ * the closing quote.  Returns the new end.
+ */
+static size_t
+extend_in_quotes(const char *in, size_t len, size_t s, size_t e)
+{
+	int	q;
+
+	size_t	i;
+
+	/* Not &: in a quoted URL it ends the query parameter. */
+	if (e >= len || strchr("<>|;()", in[e]) == NULL || in[e] == '\0' ||
+	    (q = quote_at(in, s)) == 0)
+		return e;
+	/* <your-key> is a placeholder, not more of the value. */
+	if (in[e] == '<') {
+		for (i = e + 1; i < len && (isalnum((unsigned char)in[i]) ||
+		    in[i] == '-' || in[i] == '_'); i++)
+			;
+		if (i < len && in[i] == '>' && i > e + 1)
+			return e;
+	}
+	while (e < len && in[e] != q && in[e] != ' ' && in[e] != '\t' &&
+	    in[e] != '\n') {
+		if (q == '"' && in[e] == '\\' && e + 1 < len)
+			e++;
+		e++;
+	}
+	return e;
+}
+
+/*
  * Run one rule over in and append its accepted secret spans.  Returns 0,
  * or -1 when a match limit fired (spans were then added conservatively).
  */
@@ -1485,6 +1558,7 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 		off = me > ms ? me : ms + 1;
 		if (s == PCRE2_UNSET || e <= s)
 			continue;
+		e = extend_in_quotes(in, len, s, e);
 		if (ru->rewrite != REWRITE_PATH && is_placeholder(in + s, e - s) &&
 		    !single_quoted_literal(in, len, s, e))
 			continue;

@@ -435,7 +435,7 @@ t_levels(void)
 	    "| tee [ARG]");
 	CHECK_STR(c.command, "git");
 	redacted_cmd_release(&c);
-	out = red(ANON_MAXIMUM, "PGPASSWORD=x /usr/bin/psql -h db.example.com");
+	out = red(ANON_MAXIMUM, "PGPASSWORD=hunter22 /usr/bin/psql -h db.example.com");
 	CHECK_STR(out, "PGPASSWORD=[REDACTED_PASSWORD] psql -h "
 	    "[REDACTED_DOMAIN]");
 	free(out);
