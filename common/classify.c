@@ -1928,6 +1928,31 @@ code_executes(const char *code)
  * "rm -f /etc/x*".  The argument must be a literal or the home directory
  * (a relative one only for a recursive call).
  */
+/*
+ * A literal that starts with the home directory as code writes it inside
+ * a string ("$ENV{HOME}/src", "${HOME}/x"): the same path with ~.  Takes
+ * and returns an allocated string.
+ */
+static char *
+home_literal(char *lit)
+{
+	static const char *heads[] = { "$ENV{HOME}", "${HOME}", "$HOME",
+	    "%USERPROFILE%", "$env:HOME" };
+	size_t	k, n;
+	char	*r;
+
+	for (k = 0; k < nitems(heads); k++) {
+		n = strlen(heads[k]);
+		if (strncmp(lit, heads[k], n) == 0 && (lit[n] == '/' ||
+		    lit[n] == '\0')) {
+			xasprintf(&r, "~%s", lit + n);
+			free(lit);
+			return r;
+		}
+	}
+	return lit;
+}
+
 /* The literal of the first glob.glob('...') or iglob("...") in code. */
 static char *
 glob_literal(const char *code)
@@ -2000,7 +2025,8 @@ judge_deletes(struct judge *j, const char *code, int depth)
 				const char *q = strchr(e + 1, *e);
 
 				if (q != NULL && q > e + 1)
-					arg = xstrndup(e + 1, q - e - 1);
+					arg = home_literal(xstrndup(e + 1,
+					    q - e - 1));
 			} else {
 				for (k = 0; k < sizeof homes / sizeof homes[0];
 				    k++) {
@@ -2592,6 +2618,53 @@ find_literal_name(const struct segment *s, size_t end)
 	return name;
 }
 
+/* A recursive flag: -r, -R, -rf, --recursive. */
+static int
+has_flag_r(const struct segment *s)
+{
+	size_t	i;
+
+	for (i = 1; i < s->argc; i++) {
+		if (strcmp(s->argv[i], "--recursive") == 0 ||
+		    (s->argv[i][0] == '-' && s->argv[i][1] != '-' &&
+		    strpbrk(s->argv[i] + 1, "rR") != NULL))
+			return 1;
+	}
+	return 0;
+}
+
+/* docker/podman run options that take a value. */
+static const char run_valopts[] = " -a -c -e -h -l -m -p -u -v -w "
+    "--add-host --attach --cap-add --cap-drop --cgroup-parent --cidfile "
+    "--cpus --cpu-shares --cpuset-cpus --device --dns --entrypoint --env "
+    "--env-file --expose --gpus --group-add --health-cmd --hostname "
+    "--ipc --label --link --log-driver --log-opt --mac-address --memory "
+    "--mount --name --network --net --pid --platform --publish --pull "
+    "--restart --runtime --security-opt --shm-size --stop-signal --tmpfs "
+    "--ulimit --user --userns --uts --volume --volumes-from --workdir ";
+
+/* Whether a container run gets the host's devices (after index from). */
+static int
+host_devices(const struct segment *s, size_t from)
+{
+	size_t	i;
+
+	for (i = from + 1; i < s->argc; i++) {
+		const char *w = s->argv[i];
+
+		if (strcmp(w, "--privileged") == 0 ||
+		    strncmp(w, "--device", 8) == 0 ||
+		    strcmp(w, "--pid=host") == 0)
+			return 1;
+		if ((strcmp(w, "-v") == 0 || strcmp(w, "--volume") == 0) &&
+		    i + 1 < s->argc && strncmp(s->argv[i + 1], "/dev:", 5) == 0)
+			return 1;
+		if (w[0] != '-' && (i == from + 1 || s->argv[i - 1][0] != '-'))
+			break;	/* the image */
+	}
+	return 0;
+}
+
 /* Judge the text that a command executes (sh -c, ssh, eval, ...). */
 static void
 judge_payloads(struct judge *j, struct segment *s, int depth)
@@ -2729,6 +2802,18 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 						    depth);
 						return;
 					}
+				}
+				/*
+				 * A privileged container, or one given the
+				 * host's devices, runs its argv on the host's
+				 * disks: docker run --privileged -v /dev:/dev
+				 * alpine dd of=/dev/nvme0n1.
+				 */
+				if (host_devices(s, pos[i])) {
+					k = skip_opts(s, pos[i], run_valopts,
+					    0);
+					if (k + 1 < s->argc)
+						judge_argv(j, s, k + 1, depth);
 				}
 				return;
 			}
@@ -2982,8 +3067,9 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		return;
 	}
 	/* rimraf and del-cli are rm -rf: npx rimraf ~/projects/STAR. */
-	if ((strcmp(n, "rimraf") == 0 || strcmp(n, "del-cli") == 0) &&
-	    s->argc > 1) {
+	if ((strcmp(n, "rimraf") == 0 || strcmp(n, "del-cli") == 0 ||
+	    ((strcmp(n, "srm") == 0 || strcmp(n, "wipe") == 0) &&
+	    has_flag_r(s))) && s->argc > 1) {
 		struct buf	b = BUF_INIT;
 
 		buf_adds(&b, "rm -rf");
