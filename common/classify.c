@@ -2665,6 +2665,49 @@ host_devices(const struct segment *s, size_t from)
 	return 0;
 }
 
+/*
+ * PowerShell's -EncodedCommand: base64 of UTF-16LE text.  Returns the
+ * text (the ASCII of it), or NULL when it is not that.
+ */
+static char *
+ps_decode(const char *b64)
+{
+	static const char	 al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	struct buf		 b = BUF_INIT;
+	unsigned		 acc = 0;
+	int			 bits = 0, odd = 0;
+	unsigned char		 lo = 0, c;
+	const char		*p, *q;
+
+	for (p = b64; *p != '\0' && *p != '='; p++) {
+		if ((q = strchr(al, *p)) == NULL) {
+			buf_release(&b);
+			return NULL;
+		}
+		acc = (acc << 6) | (unsigned)(q - al);
+		bits += 6;
+		if (bits < 8)
+			continue;
+		bits -= 8;
+		c = (unsigned char)((acc >> bits) & 0xff);
+		if (!odd)
+			lo = c;
+		else if (c != 0 || lo == 0) {
+			/* Not UTF-16LE of ASCII text. */
+			buf_release(&b);
+			return NULL;
+		} else
+			buf_addc(&b, (char)lo);
+		odd = !odd;
+	}
+	if (b.len == 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b, NULL);
+}
+
 /* Judge the text that a command executes (sh -c, ssh, eval, ...). */
 static void
 judge_payloads(struct judge *j, struct segment *s, int depth)
@@ -3014,13 +3057,29 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			judge_argv(j, s, k, depth);
 		return;
 	}
-	/* PowerShell: -c/-Command SCRIPT. */
+	/*
+	 * PowerShell: -c/-Command SCRIPT, and -EncodedCommand B64 (any
+	 * prefix of it from -e, or -ec): base64 of UTF-16LE, judged decoded.
+	 */
 	if (strcmp(n, "pwsh") == 0 || strcmp(n, "powershell") == 0 ||
-	    strcmp(n, "powershell.exe") == 0) {
+	    strcmp(n, "powershell.exe") == 0 || strcmp(n, "pwsh.exe") == 0) {
 		for (i = 1; i + 1 < s->argc; i++) {
-			if (strcasecmp(s->argv[i], "-c") == 0 ||
-			    strcasecmp(s->argv[i], "-command") == 0) {
+			const char	*w = s->argv[i];
+			size_t		 wl = strlen(w);
+
+			if (strcasecmp(w, "-c") == 0 ||
+			    strcasecmp(w, "-command") == 0) {
 				judge_joined(j, s, i + 1, depth);
+				return;
+			}
+			if (wl >= 2 && (strcasecmp(w, "-ec") == 0 ||
+			    strncasecmp(w, "-encodedcommand", wl) == 0)) {
+				char	*dec = ps_decode(s->argv[i + 1]);
+
+				if (dec != NULL) {
+					judge_string(j, dec, depth);
+					free(dec);
+				}
 				return;
 			}
 		}

@@ -515,6 +515,16 @@ t_catalog2(void)
 }
 
 /*
+ * Catalog 3: the same destructive intents in many disguises (variables,
+ * one-liners, obfuscation, stdin scripts), with look-alikes.
+ */
+static void
+t_catalog3(void)
+{
+	run_corpus("catalog3.tsv", 34, 0.95, 0.05, 0);
+}
+
+/*
  * A Debian package maintainer, a virtualization admin, a front-end
  * developer, a Windows admin in WSL and PowerShell.
  */
@@ -1221,6 +1231,7 @@ main(void)
 	RUN(t_heldout31);
 	RUN(t_catalog1);
 	RUN(t_catalog2);
+	RUN(t_catalog3);
 	RUN(t_triggers);
 	RUN(t_keywords);
 	RUN(t_null_dir);
