@@ -1487,6 +1487,22 @@ quote_at(const char *in, size_t pos)
 	return q;
 }
 
+/* A function's name, maybe dotted: getpass.getpass, os.getenv. */
+static int
+is_call_name(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return 0;
+	for (i = 1; i < n; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' &&
+		    s[i] != '.')
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * A bare value stops at a shell operator (| ; & < > ( )), but inside a
  * quoted string those are only characters: -e 'db_password=j|(!iNA...'
@@ -1557,6 +1573,11 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 		}
 		off = me > ms ? me : ms + 1;
 		if (s == PCRE2_UNSET || e <= s)
+			continue;
+		/* password=getpass.getpass(): a call gives the value. */
+		if (e + 1 < len && in[e] == '(' && is_call_name(in + s, e - s) &&
+		    (in[e + 1] == ')' || in[e + 1] == '\'' || in[e + 1] == '"' ||
+		    memchr(in + s, '.', e - s) != NULL))
 			continue;
 		e = extend_in_quotes(in, len, s, e);
 		if (ru->rewrite != REWRITE_PATH && is_placeholder(in + s, e - s) &&
