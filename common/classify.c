@@ -1923,6 +1923,32 @@ code_executes(const char *code)
 }
 
 /*
+ * The parenthesis that closes the call whose arguments start at p (after
+ * its opening one), skipping nested calls and strings; NULL if none.
+ */
+static const char *
+call_close(const char *p)
+{
+	int	depth = 0;
+	char	q = 0;
+
+	for (; *p != '\0'; p++) {
+		if (q != 0) {
+			if (*p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == q)
+				q = 0;
+		} else if (*p == '\'' || *p == '"')
+			q = *p;
+		else if (*p == '(')
+			depth++;
+		else if (*p == ')' && depth-- == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/*
  * An inline script's deletion calls are judged as the rm they amount to:
  * shutil.rmtree('/srv') as "rm -rf /srv", unlink glob "/etc/x*" as
  * "rm -f /etc/x*".  The argument must be a literal or the home directory
@@ -2055,7 +2081,7 @@ judge_deletes(struct judge *j, const char *code, int depth)
 			    (calls[i].recursive && arg[0] != '-' &&
 			    arg[0] != '$' && strpbrk(arg, "{}%") == NULL)) {
 				/* R's unlink(x, recursive = TRUE), and the like. */
-				const char *close = strchr(e, ')');
+				const char *close = call_close(e);
 				int rec = calls[i].recursive;
 
 				if (!rec && close != NULL) {
@@ -2183,13 +2209,15 @@ judge_home_concat(struct judge *j, const char *code, int depth)
 		"os.environ['HOME']", "os.environ[\"HOME\"]",
 		"os.getenv('HOME')", "os.getenv(\"HOME\")", "str(Path.home())",
 		"os.homedir()", "process.env.HOME", "ENV['HOME']",
-		"ENV[\"HOME\"]", "Dir.home", "$ENV{HOME}",
+		"ENV[\"HOME\"]", "Dir.home", "$ENV{HOME}", "getenv(\"HOME\")",
+		"getenv('HOME')", "$_SERVER['HOME']", "$_ENV['HOME']",
 	};
 	const char	*p, *q, *open, *close;
 	char		*cmd;
 	size_t		 k;
 
-	for (p = code; (p = strchr(p, '+')) != NULL; p++) {
+	/* + in Python, JavaScript and Ruby; . in PHP and Perl. */
+	for (p = code; (p = strpbrk(p, "+.")) != NULL; p++) {
 		/* 'LITERAL' + HOME: close is the literal's closing quote. */
 		for (close = p; close > code && close[-1] == ' '; close--)
 			;
@@ -2591,6 +2619,24 @@ find_filtered(const struct segment *s, size_t end)
 	size_t			 i;
 
 	for (i = 1; i < end && i < s->argc; i++) {
+		if (IN(s->argv[i], tests))
+			return 1;
+	}
+	return 0;
+}
+
+/* Any other test that picks files: -type, -perm, -links, -maxdepth... */
+static int
+has_find_test(const struct segment *s)
+{
+	static const char	*tests[] = { "-type", "-perm", "-links",
+	    "-group", "-nouser", "-nogroup", "-atime", "-amin", "-ctime",
+	    "-cmin", "-inum", "-samefile", "-lname", "-ilname", "-xtype",
+	    "-readable", "-writable", "-executable", "-fstype", "-uid",
+	    "-gid", "-depth", "-prune", "-o", "-or", "!", "-not", "(" };
+	size_t			 i;
+
+	for (i = 2; i < s->argc; i++) {
 		if (IN(s->argv[i], tests))
 			return 1;
 	}
@@ -3153,6 +3199,23 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		return;
 	}
 	if (strcmp(n, "find") == 0) {
+		/*
+		 * find ROOT -delete with no test that narrows it deletes
+		 * the whole tree: rm -rf ROOT (find ~/projects/app -delete).
+		 */
+		for (i = 1; i < s->argc; i++) {
+			if (strcmp(s->argv[i], "-delete") == 0)
+				break;
+		}
+		if (i < s->argc && !find_filtered(s, s->argc) && s->argc > 1 &&
+		    s->argv[1][0] != '-' && !has_find_test(s)) {
+			char	*cmd;
+
+			xasprintf(&cmd, "rm -rf %s", strcmp(s->argv[1],
+			    "$HOME") == 0 ? "~" : s->argv[1]);
+			judge_string(j, cmd, depth);
+			free(cmd);
+		}
 		for (i = 1; i < s->argc; i++) {
 			if (strcmp(s->argv[i], "-exec") == 0 ||
 			    strcmp(s->argv[i], "-execdir") == 0 ||
@@ -4119,6 +4182,41 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 				buf_adds(&lb, "*");
 			xargs_append(&s, lb.data);
 			buf_release(&lb);
+		} else if (segment_via(&s, "xargs") && cmd->piped_in &&
+		    ci > 0 && cmds.v[ci - 1].nargv > 1 && strcmp(base_name(
+		    l->v[cmds.v[ci - 1].argv[0]].text), "find") == 0) {
+			/*
+			 * find ROOT ... -print0 | xargs -0 rm: every file
+			 * under ROOT (ROOT/MATCH when a test narrows it).
+			 */
+			struct shtok_cmd	*pc = &cmds.v[ci - 1];
+			const char		*root = l->v[pc->argv[1]].text;
+			char			*w;
+			int			 narrowed = 0;
+
+			for (k = 2; k < pc->nargv; k++) {
+				const char *a = l->v[pc->argv[k]].text;
+
+				if (strcmp(a, "-name") == 0 ||
+				    strcmp(a, "-iname") == 0 ||
+				    strcmp(a, "-path") == 0 ||
+				    strcmp(a, "-regex") == 0 ||
+				    strcmp(a, "-newer") == 0 ||
+				    strcmp(a, "-mtime") == 0 ||
+				    strcmp(a, "-mmin") == 0 ||
+				    strcmp(a, "-size") == 0 ||
+				    strcmp(a, "-empty") == 0)
+					narrowed = 1;
+			}
+			if (root[0] != '-') {
+				if (strcmp(root, "$HOME") == 0)
+					root = "~";
+				xasprintf(&w, "%s%s%s", root,
+				    root[strlen(root) - 1] == '/' ? "" : "/",
+				    narrowed ? "MATCH" : "*");
+				xargs_append(&s, w);
+				free(w);
+			}
 		}
 		/* A command named by a variable or $(echo ...), or given
 		 * one as an argument. */
