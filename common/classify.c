@@ -3884,6 +3884,46 @@ expand_word(const struct linestate *ls, const char *w, struct buf *b)
  * on the line ("DEV=/dev/sdb; dd if=x of=$DEV"), or $(echo ...),
  * expanded.  A name hidden that way is obfuscation.
  */
+/*
+ * Judge the command with one level of brace expansion done on its words:
+ * /{home,etc} is /home /etc.  Ranges ({1..3}) and nested braces are left
+ * as they are.
+ */
+static void
+judge_braces(struct judge *j, const struct segment *s, int depth)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*w, *o, *c, *p, *q;
+	size_t		 i;
+
+	for (i = 0; i < s->argc; i++) {
+		w = s->argv[i];
+		if (i > 0)
+			buf_addc(&b, ' ');
+		if (!(s->wflags[i] & SHW_BRACE) ||
+		    (o = strchr(w, '{')) == NULL ||
+		    (c = strchr(o, '}')) == NULL || memchr(o, ',', c - o) ==
+		    NULL || memchr(o + 1, '{', c - o - 1) != NULL) {
+			buf_adds(&b, w);
+			continue;
+		}
+		for (p = o + 1;; p = q + 1) {
+			for (q = p; q < c && *q != ','; q++)
+				;
+			if (p > o + 1)
+				buf_addc(&b, ' ');
+			buf_add(&b, w, (size_t)(o - w));
+			buf_add(&b, p, (size_t)(q - p));
+			buf_adds(&b, c + 1);
+			if (q >= c)
+				break;
+		}
+	}
+	if (b.len > 0)
+		judge_string(j, b.data, depth);
+	buf_release(&b);
+}
+
 /* $SHELL, ${SHELL}, $BASH: a shell whatever the environment says. */
 static int
 login_shell_var(const char *w)
@@ -4225,6 +4265,11 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 			;
 		if (k < s.argc)
 			judge_expanded(j, &ls, &s, depth);
+		/* rm -rf /{home,etc,var}: the words the braces make. */
+		for (k = 1; k < s.argc && !(s.wflags[k] & SHW_BRACE); k++)
+			;
+		if (k < s.argc)
+			judge_braces(j, &s, depth);
 		judge_staged_run(j, &ls, &s, depth);
 		stage_script(&ls, &s, stdin_data(l, cmd));
 		/* Dangerous text staged into a file by a here-document. */
