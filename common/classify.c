@@ -3872,6 +3872,34 @@ expand_word(const struct linestate *ls, const char *w, struct buf *b)
 		p += 7;
 	else
 		return 0;
+	/* $(echo QkFTRTY0 | base64 -d): the decoded text. */
+	if ((q = strstr(p, "| base64")) != NULL && q < e &&
+	    (strstr(q, " -d") != NULL || strstr(q, "--decode") != NULL ||
+	    strstr(q, " -D") != NULL)) {
+		char	*lit = xstrndup(p, (size_t)(q - p)), *dec;
+		size_t	 k, m = 0;
+
+		for (k = 0; lit[k] != '\0'; k++) {
+			if (lit[k] != '\'' && lit[k] != '"' && lit[k] != ' ' &&
+			    lit[k] != '-' && !(lit[k] == 'n' && k > 0 &&
+			    lit[k - 1] == '-'))
+				lit[m++] = lit[k];
+		}
+		lit[m] = '\0';
+		dec = b64_decode(lit);
+		for (k = 0; dec[k] != '\0'; k++) {
+			if (!isprint((unsigned char)dec[k]))
+				break;
+		}
+		if (dec[0] != '\0' && dec[k] == '\0') {
+			buf_adds(b, dec);
+			free(dec);
+			free(lit);
+			return 1;
+		}
+		free(dec);
+		free(lit);
+	}
 	for (; p < e; p++) {
 		if (*p != '\'' && *p != '"')
 			buf_addc(b, *p);
@@ -3879,11 +3907,6 @@ expand_word(const struct linestate *ls, const char *w, struct buf *b)
 	return 1;
 }
 
-/*
- * Judge a command whose name or arguments are variables assigned earlier
- * on the line ("DEV=/dev/sdb; dd if=x of=$DEV"), or $(echo ...),
- * expanded.  A name hidden that way is obfuscation.
- */
 /*
  * Judge the command with one level of brace expansion done on its words:
  * /{home,etc} is /home /etc.  Ranges ({1..3}) and nested braces are left
@@ -3932,6 +3955,11 @@ login_shell_var(const char *w)
 	    strcmp(w, "$BASH") == 0 || strcmp(w, "${BASH}") == 0;
 }
 
+/*
+ * Judge a command whose name or arguments are variables assigned earlier
+ * on the line ("DEV=/dev/sdb; dd if=x of=$DEV"), or $(echo ...),
+ * expanded.  A name hidden that way is obfuscation.
+ */
 static void
 judge_expanded(struct judge *j, const struct linestate *ls,
     struct segment *s, int depth)
