@@ -4479,6 +4479,10 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 					continue;
 				w = l->v[k + 1].text;
 				n = strlen(w);
+				/* Notes appended to a text file: >> todo.txt */
+				if (strcmp(t->text, ">>") == 0 && n > 4 &&
+				    strcmp(w + n - 4, ".txt") == 0)
+					continue;
 				for (text = 0, from = 0; from < nitems(docs);
 				    from++) {
 					size_t dl = strlen(docs[from]);
