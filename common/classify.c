@@ -4572,7 +4572,8 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 			masked = 1;
 		}
 		if (regex_match(c, r->pattern, inert != NULL ? inert : line,
-		    len)) {
+		    len) && (r->unless == NULL || !regex_match(c, r->unless,
+		    line, len))) {
 			c->state[c->linerules[i]] = 2;
 			if (c->only != -1)
 				c->only_hit = 1;
