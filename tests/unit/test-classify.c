@@ -24,7 +24,7 @@ static size_t		 tf_safe, tf_safe_free;	/* safe corpus lines */
 
 /* Figures for the summary line. */
 static size_t	 sum_rules, sum_cats;
-static double	 sum_rate[38][3];	/* corpus/heldout/heldout2:
+static double	 sum_rate[39][3];	/* corpus/heldout/heldout2:
 					   recall fa modacc */
 
 static const char *
@@ -504,6 +504,16 @@ static void
 t_heldout32(void)
 {
 	run_corpus("heldout32.tsv", 35, 0.95, 0.05, 0);
+}
+
+/*
+ * A generalist developer, a junior copying answers, an AI coding agent
+ * in a leaky sandbox, a Linux gamer.
+ */
+static void
+t_heldout33(void)
+{
+	run_corpus("heldout33.tsv", 37, 0.95, 0.05, 0);
 }
 
 /*
@@ -1247,6 +1257,7 @@ main(void)
 	RUN(t_heldout30);
 	RUN(t_heldout31);
 	RUN(t_heldout32);
+	RUN(t_heldout33);
 	RUN(t_catalog1);
 	RUN(t_catalog2);
 	RUN(t_catalog3);
