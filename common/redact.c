@@ -1305,6 +1305,9 @@ is_placeholder(const char *s, size_t n)
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
+	/* WordPress's wp-config-sample.php: 'put your unique phrase here' */
+	if (n >= 20 && memmem(s, n, "put your unique phrase here", 27) != NULL)
+		return 1;
 	/* YOUR_API_KEY, your-token-here, YourApiKeyToken (Etherscan's) */
 	if (n > 5 && strncasecmp(s, "your", 4) == 0 && (s[4] == '-' ||
 	    s[4] == '_'))
