@@ -147,10 +147,18 @@ t_status() {
 }
 test_expect_success '$?, PIPESTATUS and $_ are preserved' t_status
 
+pcs() {	# the pc=N output lines on b1's screen (not the echoed commands)
+	tscreen b1 | grep -c '^\(\[ps0\]\)*pc=[0-9][0-9]*$' || true
+}
 t_chain() {
+	n0=$(pcs)
 	tsend b1 'echo pc=$__pc'
 	tsend b1 'echo pc=$__pc'
-	twait b1 'pc='
+	# Both outputs, not just the first (the second may not be drawn yet).
+	for i in $(seq 100); do
+		[ "$(pcs)" -ge $((n0 + 2)) ] && break
+		sleep 0.1
+	done
 	a=$(tscreen b1 | sed -n 's/^\(\[ps0\]\)*pc=\([0-9]*\)$/\2/p' | tail -n 2 | sed -n 1p)
 	b=$(tscreen b1 | sed -n 's/^\(\[ps0\]\)*pc=\([0-9]*\)$/\2/p' | tail -n 1)
 	test "$b" -gt "$a"
