@@ -2609,17 +2609,25 @@ has_short_opt(const char *w, int ch)
 	return strchr(w + 1, ch) != NULL;
 }
 
-/* Whether find's tests before word end select by name or path. */
+/* A find test that narrows what it matches: -name, -path, -mtime ... */
 static int
-find_filtered(const struct segment *s, size_t end)
+find_narrows(const char *w)
 {
 	static const char	*tests[] = { "-name", "-iname", "-path",
 	    "-ipath", "-regex", "-iregex", "-wholename", "-iwholename",
 	    "-newer", "-mtime", "-mmin", "-size", "-empty", "-user" };
-	size_t			 i;
+
+	return IN(w, tests);
+}
+
+/* Whether find's tests before word end select by name or path. */
+static int
+find_filtered(const struct segment *s, size_t end)
+{
+	size_t	i;
 
 	for (i = 1; i < end && i < s->argc; i++) {
-		if (IN(s->argv[i], tests))
+		if (find_narrows(s->argv[i]))
 			return 1;
 	}
 	return 0;
@@ -4263,17 +4271,7 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 			int			 narrowed = 0;
 
 			for (k = 2; k < pc->nargv; k++) {
-				const char *a = l->v[pc->argv[k]].text;
-
-				if (strcmp(a, "-name") == 0 ||
-				    strcmp(a, "-iname") == 0 ||
-				    strcmp(a, "-path") == 0 ||
-				    strcmp(a, "-regex") == 0 ||
-				    strcmp(a, "-newer") == 0 ||
-				    strcmp(a, "-mtime") == 0 ||
-				    strcmp(a, "-mmin") == 0 ||
-				    strcmp(a, "-size") == 0 ||
-				    strcmp(a, "-empty") == 0)
+				if (find_narrows(l->v[pc->argv[k]].text))
 					narrowed = 1;
 			}
 			if (root[0] != '-') {
