@@ -1218,12 +1218,16 @@ is_placeholder(const char *s, size_t n)
 	/* One character hides nothing (curl -u KEY:X, Freshdesk's dummy). */
 	if (n <= 1)
 		return 1;
-	/* Words that say the value is a stand-in: password=test. */
+	/*
+	 * Words that say the value is a stand-in: password=test; android is
+	 * the published password of Android's debug keystore.
+	 */
 	if ((n == 4 && memcmp(s, "test", 4) == 0) ||
 	    (n == 7 && memcmp(s, "testing", 7) == 0) ||
 	    (n == 8 && memcmp(s, "password", 8) == 0) ||
 	    (n == 6 && memcmp(s, "secret", 6) == 0) ||
-	    (n == 8 && memcmp(s, "changeme", 8) == 0))
+	    (n == 8 && memcmp(s, "changeme", 8) == 0) ||
+	    (n == 7 && memcmp(s, "android", 7) == 0))
 		return 1;
 	/* hydra's form markers: user=^USER^&pass=^PASS^ */
 	if (n >= 6 && (strncmp(s, "^PASS^", 6) == 0 ||
