@@ -2137,6 +2137,7 @@ judge_argv_list(struct judge *j, const char *p, int depth)
 }
 
 static char	*b64_decode(const char *);
+static char	*b64_bytes(const char *, size_t *, int);
 
 /*
  * A literal that the code decodes before it runs it: base64, hex or
@@ -2726,40 +2727,28 @@ host_devices(const struct segment *s, size_t from)
 static char *
 ps_decode(const char *b64)
 {
-	static const char	 al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
-	struct buf		 b = BUF_INIT;
-	unsigned		 acc = 0;
-	int			 bits = 0, odd = 0;
-	unsigned char		 lo = 0, c;
-	const char		*p, *q;
+	char	*raw, *text;
+	size_t	 n, i, k = 0;
 
-	for (p = b64; *p != '\0' && *p != '='; p++) {
-		if ((q = strchr(al, *p)) == NULL) {
-			buf_release(&b);
+	if ((raw = b64_bytes(b64, &n, 1)) == NULL)
+		return NULL;
+	text = xmalloc(n / 2 + 1);
+	for (i = 0; i + 1 < n; i += 2) {
+		if (raw[i + 1] != 0 || raw[i] == 0) {
+			/* Not UTF-16LE of ASCII text. */
+			free(raw);
+			free(text);
 			return NULL;
 		}
-		acc = (acc << 6) | (unsigned)(q - al);
-		bits += 6;
-		if (bits < 8)
-			continue;
-		bits -= 8;
-		c = (unsigned char)((acc >> bits) & 0xff);
-		if (!odd)
-			lo = c;
-		else if (c != 0 || lo == 0) {
-			/* Not UTF-16LE of ASCII text. */
-			buf_release(&b);
-			return NULL;
-		} else
-			buf_addc(&b, (char)lo);
-		odd = !odd;
+		text[k++] = raw[i];
 	}
-	if (b.len == 0) {
-		buf_release(&b);
+	text[k] = '\0';
+	free(raw);
+	if (k == 0) {
+		free(text);
 		return NULL;
 	}
-	return buf_detach(&b, NULL);
+	return text;
 }
 
 /* Judge the text that a command executes (sh -c, ssh, eval, ...). */
@@ -3299,8 +3288,13 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 	}
 }
 
+/*
+ * The bytes of base64 text, blanks and padding skipped; *ret_len is set
+ * when not NULL.  At a character outside the alphabet it stops, or with
+ * strict returns NULL.  The result is NUL-terminated (it may hold NULs).
+ */
 static char *
-b64_decode(const char *in)
+b64_bytes(const char *in, size_t *ret_len, int strict)
 {
 	static const char	 al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -3312,8 +3306,12 @@ b64_decode(const char *in)
 	for (p = in; *p != '\0'; p++) {
 		if (*p == '=' || isspace((unsigned char)*p))
 			continue;
-		if ((q = strchr(al, *p)) == NULL || *p == '\0')
-			break;
+		if ((q = strchr(al, *p)) == NULL) {
+			if (!strict)
+				break;
+			buf_release(&b);
+			return NULL;
+		}
 		acc = (acc << 6) | (unsigned)(q - al);
 		bits += 6;
 		if (bits >= 8) {
@@ -3323,7 +3321,13 @@ b64_decode(const char *in)
 	}
 	if (b.data == NULL)
 		buf_adds(&b, "");
-	return buf_detach(&b, NULL);
+	return buf_detach(&b, ret_len);
+}
+
+static char *
+b64_decode(const char *in)
+{
+	return b64_bytes(in, NULL, 0);
 }
 
 /* ---- segments from the token list ---- */
