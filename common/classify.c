@@ -2791,6 +2791,18 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		return;
 	}
 	/*
+	 * heroku run CMD ... runs CMD in a one-off dyno of the app (with
+	 * "--" the runner list unwraps it); its options may come anywhere.
+	 */
+	if (strcmp(n, "heroku") == 0 && s->argc > 2 &&
+	    strcmp(s->argv[1], "run") == 0) {
+		k = skip_opts(s, 1, " -a -r -s -e --app --remote --size --env "
+		    "--type ", 0);
+		if (k < s->argc)
+			judge_joined(j, s, k, depth);
+		return;
+	}
+	/*
 	 * Container and VM managers that run the argv after "--": pct exec
 	 * 105 -- CMD, lxc|incus exec NAME -- CMD, multipass exec NAME --
 	 * CMD, qm guest exec 101 -- CMD, distrobox enter NAME -- CMD.
@@ -4918,7 +4930,7 @@ static const char *special[] = {
 	"oc", "parallel-ssh", "pssh", "pdsh", "clush", "python*", "pct",
 	"lxc", "incus", "multipass", "qm", "distrobox", "repo", "vagrant",
 	"apptainer", "singularity", "sbatch", "cmd", "cmd.exe", "wsl",
-	"wsl.exe",
+	"wsl.exe", "heroku",
 	/* bypass_segment() */
 	"alias", "unalias", "function", "unset", "export", "declare",
 	"typeset", "expect", "autoexpect", "xdotool", "ydotool",
