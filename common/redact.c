@@ -1309,6 +1309,20 @@ is_placeholder(const char *s, size_t n)
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
+	/* <from user-secrets>: the start of a placeholder cut at a blank. */
+	if (n >= 3 && s[0] == '<') {
+		for (i = 1; i < n && (isalpha((unsigned char)s[i]) ||
+		    s[i] == '-' || s[i] == '_'); i++)
+			;
+		if (i == n)
+			return 1;
+	}
+	/* sk_test_REPLACE_ME: a provider prefix before a stand-in. */
+	for (i = 1; i + 2 < n; i++) {
+		if ((s[i - 1] == '_' || s[i - 1] == '-') &&
+		    is_replace_me(s + i, n - i))
+			return 1;
+	}
 	/* WordPress's wp-config-sample.php: 'put your unique phrase here' */
 	if (n >= 20 && memmem(s, n, "put your unique phrase here", 27) != NULL)
 		return 1;
@@ -1510,6 +1524,18 @@ is_call_name(const char *s, size_t n)
 	return 1;
 }
 
+/* Whether in[i..] is NAME( : a call's first argument is another call. */
+static int
+nested_call(const char *in, size_t len, size_t i)
+{
+	size_t	k;
+
+	for (k = i; k < len && k - i < 64 && (isalnum((unsigned char)in[k]) ||
+	    in[k] == '_' || in[k] == '.'); k++)
+		;
+	return k < len && in[k] == '(' && is_call_name(in + i, k - i);
+}
+
 /*
  * A bare value stops at a shell operator (| ; & < > ( )), but inside a
  * quoted string those are only characters: -e 'db_password=j|(!iNA...'
@@ -1581,10 +1607,14 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 		off = me > ms ? me : ms + 1;
 		if (s == PCRE2_UNSET || e <= s)
 			continue;
-		/* password=getpass.getpass(): a call gives the value. */
+		/*
+		 * password=getpass.getpass(): a call gives the value; so does
+		 * user_pass=MD5(CONCAT(user_login, ...)), a call of a call.
+		 */
 		if (e + 1 < len && in[e] == '(' && is_call_name(in + s, e - s) &&
 		    (in[e + 1] == ')' || in[e + 1] == '\'' || in[e + 1] == '"' ||
-		    memchr(in + s, '.', e - s) != NULL))
+		    memchr(in + s, '.', e - s) != NULL || nested_call(in, len,
+		    e + 1)))
 			continue;
 		e = extend_in_quotes(in, len, s, e);
 		if (ru->rewrite != REWRITE_PATH && is_placeholder(in + s, e - s) &&

@@ -16,7 +16,8 @@
 # heldout24.tsv/heldout24-clean.txt, heldout25.tsv/heldout25-clean.txt,
 # heldout26.tsv/heldout26-clean.txt, heldout27.tsv/heldout27-clean.txt,
 # heldout28.tsv/heldout28-clean.txt, heldout29.tsv/heldout29-clean.txt,
-# heldout30.tsv/heldout30-clean.txt and heldout31.tsv/heldout31-clean.txt):
+# heldout30.tsv/heldout30-clean.txt, heldout31.tsv/heldout31-clean.txt,
+# heldout32.tsv/heldout32-clean.txt and heldout33.tsv/heldout33-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -57,7 +58,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 28:heldout28.tsv:heldout28-clean.txt:SENTRY_DSN=https://" \
     "held-out set 29:heldout29.tsv:heldout29-clean.txt" \
     "held-out set 30:heldout30.tsv:heldout30-clean.txt" \
-    "held-out set 31:heldout31.tsv:heldout31-clean.txt"; do
+    "held-out set 31:heldout31.tsv:heldout31-clean.txt" \
+    "held-out set 32:heldout32.tsv:heldout32-clean.txt" \
+    "held-out set 33:heldout33.tsv:heldout33-clean.txt"; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
