@@ -102,6 +102,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBCOMMON) $(PKG_LIBS) -lm
 
+# Shared objects loaded into other programs (the shim, the shell hooks):
+# text and read-only data in one segment, so each maps fewer areas, which
+# every fork of the host process copies and every exec tears down.
+SHLIB_LDFLAGS = -shared -Wl,-z,noexecstack -Wl,-z,noseparate-code
+
 # The shim links the C library only and never carries sanitizers: it is
 # loaded into every process of the tree.
 PRELOAD_CFLAGS = $(WARN) $(CFLAGS) -D_GNU_SOURCE -Icommon -fPIC \
@@ -111,8 +116,7 @@ $(BUILD)/preload/%.o: preload/%.c
 	$(CC) $(PRELOAD_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libdeliberate.so: $(PRELOAD_SRC:%.c=$(BUILD)/%.o)
-	$(CC) -shared -Wl,-z,noexecstack -Wl,-z,now -Wl,-z,noseparate-code \
-	    -o $@ $^ -ldl
+	$(CC) $(SHLIB_LDFLAGS) -Wl,-z,now -o $@ $^ -ldl
 
 $(BUILD)/shell-hooks/bash-builtin.o: shell-hooks/bash-builtin.c
 	@mkdir -p $(dir $@)
@@ -122,7 +126,7 @@ $(BUILD)/shell-hooks/bash-builtin.o: shell-hooks/bash-builtin.c
 
 $(BUILD)/deliberate-bash.so: $(BUILD)/shell-hooks/bash-builtin.o \
     $(BUILD)/shell-hooks/hookcore.o
-	$(CC) -shared -Wl,-z,noexecstack -o $@ $^
+	$(CC) $(SHLIB_LDFLAGS) -o $@ $^
 
 # Shared by the bash builtin and the zsh module: both are loaded into a
 # shell, so PIC and no sanitizers (the shell is not built with them).
@@ -140,7 +144,7 @@ $(BUILD)/shell-hooks/zsh-module.o: shell-hooks/zsh-module.c
 
 $(ZSH_MODULE): $(BUILD)/shell-hooks/zsh-module.o $(BUILD)/shell-hooks/hookcore.o
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-z,noexecstack -o $@ $^
+	$(CC) $(SHLIB_LDFLAGS) -o $@ $^
 
 test: all
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh

@@ -24,17 +24,20 @@ typeset -g __dlb_dir=${${(%):-%x}:A:h}
 	local d=${${(%):-%x}:A:h}
 	[[ -f $d/_deliberate ]] || return 0
 	(( ${fpath[(Ie)$d]} )) || fpath+=($d)
-	if (( $+functions[compdef] )); then
+	# functions, not $functions: that would load zsh/parameter.
+	if functions compdef >/dev/null 2>&1; then
 		autoload -Uz _deliberate
 		compdef _deliberate deliberate
 	fi
 }
-typeset -g __dlb_zsocket=0 __dlb_cli=${commands[deliberate]-}
+# The path of the deliberate command (the :c modifier searches PATH;
+# $commands would load zsh/parameter).
+typeset -g __dlb_zsocket=0 __dlb_cli=${${:-deliberate}:c}
+[[ $__dlb_cli == /* ]] || __dlb_cli=
 typeset -g __dlb_warned=0 __dlb_done= __dlb_rep=
 typeset -g __dlb_edit_id= __dlb_edit_t0=
 # The outcome of the line being run: pending flag, entry id, start time.
 typeset -g __dlb_out=0 __dlb_eid= __dlb_t0= __dlb_t0check=0
-zmodload zsh/net/socket 2>/dev/null && __dlb_zsocket=1
 # The kept connection: fd, socket path, last use; the last request's seq;
 # messages sent without a reply since the last reply (the fd blocks: a
 # stopped daemon must not fill the socket buffer until a write hangs the
@@ -57,7 +60,6 @@ typeset -g __dlb_istty=',"isTTY":false'
 # (setting and restoring a trap costs more than the write).
 typeset -gi __dlb_pipetrap=1
 [[ -n ${TTY-} ]] && __dlb_pipetrap=0
-zmodload zsh/system 2>/dev/null && __dlb_sys=1
 # The hook's own module (zsh-module.c, built where zsh's headers are):
 # the per-line common case in C (its widget deliberate-accept-line becomes
 # accept-line and calls ours, __deliberate_slow_accept_line, for anything
@@ -85,7 +87,6 @@ typeset -gi __dlb_zmod=0
 # __deliberate_triggers): words, prefix pattern, file identity, last look.
 typeset -ga __dlb_trigs
 typeset -g __dlb_trigpat='(|)' __dlb_trig_id= __dlb_trig_t=0 __dlb_stat=0
-zmodload -F zsh/stat b:zstat 2>/dev/null && __dlb_stat=1
 # Exported, so "deliberate feedback --last" run from this shell finds its
 # last entry.
 typeset -gx DELIBERATE_SESSION="zsh-$$-${EPOCHSECONDS:-0}-${SHLVL:-1}-$RANDOM"
@@ -112,6 +113,12 @@ __deliberate_exit() {
 # first time it hands a line to the script (__deliberate_slow_accept_line
 # runs this stub, which the file replaces); without it, at once.
 __deliberate_lib() {
+	# The modules the script uses: loaded only now, so a shell that the
+	# module serves maps none of them (each loaded module is five more
+	# mappings that every fork copies and every exec tears down).
+	zmodload zsh/net/socket 2>/dev/null && __dlb_zsocket=1
+	zmodload zsh/system 2>/dev/null && __dlb_sys=1
+	zmodload -F zsh/stat b:zstat 2>/dev/null && __dlb_stat=1
 	source "$__dlb_dir/deliberate-lib.zsh"
 }
 __deliberate_accept_line() {
@@ -125,13 +132,18 @@ __deliberate_install() {
 		return 0
 	fi
 	(( __dlb_zmod )) || __deliberate_lib
-	autoload -Uz add-zsh-hook
-	# The module does precmd's work before each prompt by itself.
-	(( __dlb_zmod )) || add-zsh-hook precmd __deliberate_precmd
-	add-zsh-hook zshexit __deliberate_exit
+	# The hook arrays themselves, as add-zsh-hook would (without
+	# autoloading it).  The module does precmd's work before each prompt
+	# by itself.
+	typeset -ga precmd_functions zshexit_functions
+	(( __dlb_zmod || ${precmd_functions[(Ie)__deliberate_precmd]} )) ||
+	    precmd_functions+=(__deliberate_precmd)
+	(( ${zshexit_functions[(Ie)__deliberate_exit]} )) ||
+	    zshexit_functions+=(__deliberate_exit)
 	# Keep whatever accept-line is now (a plugin's wrapper or the
-	# built-in) and call it from ours.
-	if [[ ${widgets[accept-line]-} == user:* ]]; then
+	# built-in) and call it from ours.  zle -l, not $widgets: that would
+	# load zsh/zleparameter.
+	if zle -l accept-line; then
 		zle -A accept-line __deliberate_orig_accept_line
 	else
 		zle -A .accept-line __deliberate_orig_accept_line

@@ -191,6 +191,24 @@ zstart z4
 t_trigger_free() { hook_trigger_free z4; }
 test_expect_success 'a line without trigger words is recorded without waiting' t_trigger_free
 
+# Each loaded module is five more mappings that every fork of the shell
+# copies: the module-served shell loads none of the script's (socket,
+# system, stat) nor zsh/zleparameter, until a line needs the script.
+# (zsh/parameter is not checked: Debian's /etc/zsh/zshrc loads it.)
+zrc zm ""
+zstart zm
+t_modules() {
+	tsend zm 'echo zm-warm-up'
+	twait zm zm-warm-up
+	tsend zm 'if zmodload -e zsh/net/socket || zmodload -e zsh/system || zmodload -e zsh/stat || zmodload -e zsh/zleparameter; then echo zmods-$((1+1))-some; else echo zmods-$((1+1))-none; fi'
+	if [ $zmod = 1 ]; then
+		twait zm zmods-2-none
+	else
+		twait zm zmods-2-some
+	fi
+}
+test_expect_success 'the module-served shell loads only the modules it uses' t_modules
+
 t_stopped() { hook_stopped z4; }
 test_expect_success 'a stopped daemon never blocks the shell' t_stopped
 
