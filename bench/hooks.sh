@@ -232,6 +232,12 @@ variants="empty bare fast full down"
 shells=bash
 command -v zsh >/dev/null && shells="bash zsh"
 vars() { if [ "$1" = zsh ]; then echo "$variants calls ptybare ptyfast"; else echo "$variants ptybare ptyfast"; fi; }
+# BENCH_SHELLS="zsh" and BENCH_VARIANTS="empty bare ptybare ptyfast" narrow
+# a run to what is being looked at (the table then has only those rows).
+[ -n "${BENCH_SHELLS:-}" ] && shells=$BENCH_SHELLS
+if [ -n "${BENCH_VARIANTS:-}" ]; then
+	vars() { echo "$BENCH_VARIANTS"; }
+fi
 for s in $shells; do
 	for v in $(vars "$s"); do
 		case $v in
@@ -253,6 +259,7 @@ done
 m() { awk -v f="$3" '{ print $f }' "$T/res.$1.$2" | median; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", (b > 0) ? (100 * a / b) : 0 }'; }
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
+have() { [ -s "$T/res.$1.$2" ]; }
 echo "| measure (CPU per command line, median of $REPS runs of $N lines) | value |"
 echo "|---|---|"
 for s in $shells; do
@@ -265,16 +272,19 @@ for s in $shells; do
 		full)	what="waits for the verdict" ;;
 		down)	what="daemon down" ;;
 		esac
+		if have "$s" "$v"; then
 		h=$(sub "$(m "$s" "$v" 4)" "$(m "$s" bare 4)")
 		c=$(sub "$(m "$s" "$v" 1)" "$bare")
 		w=$(sub "$(m "$s" "$v" 2)" "$(m "$s" bare 2)")
 		pf=$(sub "$(m "$s" "$v" 5)" "$(m "$s" bare 5)")
 		echo "| $s hook, $what | $h µs of the shell's CPU = **$(pct "$h" "$spawn") of a spawn**; shell and children +$c µs ($(pct "$c" "$spawn")); wall +$w µs; +$pf page faults in the shell; daemon $(m "$s" "$v" 3) µs CPU |"
-		if [ "$v" = fast ]; then
+		fi
+		if [ "$v" = fast ] && have "$s" ptyfast; then
 			hp=$(sub "$(m "$s" ptyfast 4)" "$(m "$s" ptybare 4)")
 			echo "| $s hook, no trigger word, lines typed on a pty (the line editor calls the hook; no harness calls) | $hp µs of the shell's CPU = **$(pct "$hp" "$spawn") of a spawn** (shell CPU per line: $(m "$s" ptybare 4) µs bare, $(m "$s" ptyfast 4) µs hooked) |"
 		fi
-		if [ "$s" = zsh ] && [ "$v" = fast ]; then
+		if [ "$s" = zsh ] && [ "$v" = fast ] && have zsh calls &&
+		    have zsh fast; then
 			k=$(sub "$(m zsh calls 4)" "$(m zsh bare 4)")
 			hn=$(sub "$h" "$k")
 			echo "| zsh hook, no trigger word, net of the harness's two builtin calls ($k µs; zle and zsh call the module's C directly) | $hn µs = **$(pct "$hn" "$spawn") of a spawn** |"
