@@ -1334,7 +1334,12 @@ main(void)
 	    "lines trigger-free: %.1f%% (%zu/%zu)\n", tf_free, tf_checked,
 	    tf_safe ? 100.0 * tf_safe_free / tf_safe : 0.0, tf_safe_free,
 	    tf_safe);
-	CHECK(tf_safe_free * 5 >= tf_safe);	/* at least 20% */
+	/*
+	 * At least 19%.  It was 20% until session 10 made restarts
+	 * moderate: one trigger-free safe line was relabelled and
+	 * `reload` made `systemctl daemon-reload` a trigger line.
+	 */
+	CHECK(tf_safe_free * 100 >= tf_safe * 19);
 	printf("summary: %zu rules in %zu categories; corpus recall %.1f%% "
 	    "false alarms %.1f%% moderate %.1f%%; held-out recall %.1f%% "
 	    "false alarms %.1f%% moderate %.1f%%; held-out-2 recall %.1f%% "
