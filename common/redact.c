@@ -1302,6 +1302,19 @@ is_placeholder(const char *s, size_t n)
 		    (n == k || s[k] == '[' || s[k] == '(' || s[k] == '.'))
 			return 1;
 	}
+	/* __FILL_ME_IN__, and CHANGE_ME/ before a sed delimiter */
+	{
+		size_t	b = 0, e = n;
+
+		if (e > 1 && s[e - 1] == '/')
+			e--;
+		while (b < e && s[b] == '_')
+			b++;
+		while (e > b && s[e - 1] == '_')
+			e--;
+		if ((b > 0 || e < n) && is_replace_me(s + b, e - b))
+			return 1;
+	}
 	if (is_placeholder_name(s, n) || is_masked_token(s, n) ||
 	    is_template_value(s, n) || is_replace_me(s, n) ||
 	    is_brace_name(s, n) || is_masked_path(s, n) ||

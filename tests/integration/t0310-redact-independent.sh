@@ -18,8 +18,8 @@
 # heldout28.tsv/heldout28-clean.txt, heldout29.tsv/heldout29-clean.txt,
 # heldout30.tsv/heldout30-clean.txt, heldout31.tsv/heldout31-clean.txt,
 # heldout32.tsv/heldout32-clean.txt, heldout33.tsv/heldout33-clean.txt,
-# heldout34.tsv/heldout34-clean.txt, heldout35.tsv/heldout35-clean.txt and
-# heldout36.tsv/heldout36-clean.txt):
+# heldout34.tsv/heldout34-clean.txt, heldout35.tsv/heldout35-clean.txt,
+# heldout36.tsv/heldout36-clean.txt and heldout37.tsv/heldout37-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -65,7 +65,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 33:heldout33.tsv:heldout33-clean.txt" \
     "held-out set 34:heldout34.tsv:heldout34-clean.txt:--body " \
     "held-out set 35:heldout35.tsv:heldout35-clean.txt" \
-    "held-out set 36:heldout36.tsv:heldout36-clean.txt"; do
+    "held-out set 36:heldout36.tsv:heldout36-clean.txt" \
+    "held-out set 37:heldout37.tsv:heldout37-clean.txt:--access-key="; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -73,7 +74,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 	# Twilio Account SID, half of the login, which the rules redact; heldout24
 # too; heldout28: a Sentry DSN's key, which eight other writers list as a
 # secret; heldout34: a value stored with gh secret set, which is redacted
-# whatever it is).
+# whatever it is; heldout37: a radosgw access key id given to --access-key=,
+# redacted as AWS access key ids are).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
