@@ -1343,6 +1343,12 @@ word_verb(const char *w, const char **v, size_t n, int compound, int *all)
 	return found;
 }
 
+static const char *regen_tasks[] = {
+	"phx.digest.clean", "deps.clean", "assets:clean", "assets:clobber",
+	"tmp:clear", "cache:clear", "view:clear", "route:clear",
+	"config:clear", "optimize:clear", "clean-build",
+};
+
 /*
  * The destructive verb of a segment: in its compound name (Stop-Process),
  * one of its first four positionals, or a single-dash option (-rm).
@@ -1359,10 +1365,24 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 
 	/*
 	 * A read names what it reads: redis-cli GET flushall:last_run,
-	 * kubectl get job delete-old-logs.
+	 * kubectl get job delete-old-logs, openstack server list --name
+	 * delete-me.  Words after a read verb in the first three are not
+	 * verbs.
 	 */
-	if (npos > 0 && IN(s->argv[pos[0]], readverbs))
-		npos = 0;
+	for (i = 0; i < npos && i < 3; i++) {
+		if (IN(s->argv[pos[i]], readverbs)) {
+			npos = i;
+			break;
+		}
+	}
+	/*
+	 * Build tasks that delete only what a build makes again: mix
+	 * phx.digest.clean and deps.clean, rake assets:clean|clobber.
+	 */
+	for (i = 0; i < npos && i < 2; i++) {
+		if (IN(s->argv[pos[i]], regen_tasks))
+			return 0;
+	}
 	/* A container next to a deleting verb: projects delete REF. */
 	for (i = 0; i < npos && i < 4; i++) {
 		if (!IN(s->argv[pos[i]], gen_delverbs))
@@ -2800,6 +2820,37 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		    "--type ", 0);
 		if (k < s->argc)
 			judge_joined(j, s, k, depth);
+		return;
+	}
+	/*
+	 * fly|flyctl ssh console -C CMD runs CMD on the app's machine (over
+	 * ssh, with no shell unless CMD starts one); gcloud compute ssh
+	 * HOST --command=CMD runs it on the VM.
+	 */
+	if (((strcmp(n, "fly") == 0 || strcmp(n, "flyctl") == 0) &&
+	    s->argc > 2 && strcmp(s->argv[1], "ssh") == 0 &&
+	    strcmp(s->argv[2], "console") == 0) ||
+	    (strcmp(n, "gcloud") == 0 && s->argc > 2)) {
+		for (k = 2; k < s->argc; k++) {
+			const char *w = s->argv[k];
+
+			if (strcmp(n, "gcloud") == 0 && k == 2 &&
+			    !(strcmp(s->argv[1], "compute") == 0 &&
+			    strcmp(w, "ssh") == 0) &&
+			    !(strcmp(s->argv[1], "cloud-shell") == 0 &&
+			    strcmp(w, "ssh") == 0))
+				return;
+			if (strncmp(w, "--command=", 10) == 0) {
+				judge_string(j, w + 10, depth);
+				return;
+			}
+			if ((strcmp(w, "--command") == 0 ||
+			    (strcmp(w, "-C") == 0 && strcmp(n, "gcloud") != 0))
+			    && k + 1 < s->argc) {
+				judge_string(j, s->argv[k + 1], depth);
+				return;
+			}
+		}
 		return;
 	}
 	/*
@@ -4930,7 +4981,7 @@ static const char *special[] = {
 	"oc", "parallel-ssh", "pssh", "pdsh", "clush", "python*", "pct",
 	"lxc", "incus", "multipass", "qm", "distrobox", "repo", "vagrant",
 	"apptainer", "singularity", "sbatch", "cmd", "cmd.exe", "wsl",
-	"wsl.exe", "heroku",
+	"wsl.exe", "heroku", "console", "gcloud",
 	/* bypass_segment() */
 	"alias", "unalias", "function", "unset", "export", "declare",
 	"typeset", "expect", "autoexpect", "xdotool", "ydotool",
