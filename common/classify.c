@@ -2771,6 +2771,24 @@ ps_decode(const char *b64)
 	return text;
 }
 
+/* Consoles that run the string given to one of their options. */
+struct opt_console {
+	const char	*name, *sub1, *sub2;	/* sub: NULL for any */
+	const char	*opt, *opt2;		/* opt2: NULL for none */
+};
+static const struct opt_console opt_consoles[] = {
+	{ "fly", "ssh", "console", "--command", "-C" },
+	{ "flyctl", "ssh", "console", "--command", "-C" },
+	{ "gcloud", "compute", "ssh", "--command", NULL },
+	{ "gcloud", "cloud-shell", "ssh", "--command", NULL },
+	{ "az", "vm", "run-command", "--scripts", NULL },
+	{ "doctl", "compute", "ssh", "--ssh-command", NULL },
+	{ "eb", "ssh", NULL, "--command", "-c" },
+	{ "lando", "ssh", NULL, "--command", "-c" },
+	{ "nix-shell", NULL, NULL, "--run", "--command" },
+	{ "railway", "ssh", NULL, "--command", NULL },
+};
+
 /* Judge the text that a command executes (sh -c, ssh, eval, ...). */
 static void
 judge_payloads(struct judge *j, struct segment *s, int depth)
@@ -2823,31 +2841,36 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		return;
 	}
 	/*
-	 * fly|flyctl ssh console -C CMD runs CMD on the app's machine (over
-	 * ssh, with no shell unless CMD starts one); gcloud compute ssh
-	 * HOST --command=CMD runs it on the VM.
+	 * Remote and sandbox consoles that run a command string given to an
+	 * option: fly ssh console -C CMD, gcloud compute ssh H --command=CMD,
+	 * az vm run-command invoke --scripts CMD, doctl compute ssh H
+	 * --ssh-command CMD, eb ssh -c CMD, lando ssh -c CMD, nix-shell
+	 * --run CMD.
 	 */
-	if (((strcmp(n, "fly") == 0 || strcmp(n, "flyctl") == 0) &&
-	    s->argc > 2 && strcmp(s->argv[1], "ssh") == 0 &&
-	    strcmp(s->argv[2], "console") == 0) ||
-	    (strcmp(n, "gcloud") == 0 && s->argc > 2)) {
-		for (k = 2; k < s->argc; k++) {
-			const char *w = s->argv[k];
+	for (k = 0; k < nitems(opt_consoles); k++) {
+		const struct opt_console *oc = &opt_consoles[k];
+		size_t			  a, ol;
 
-			if (strcmp(n, "gcloud") == 0 && k == 2 &&
-			    !(strcmp(s->argv[1], "compute") == 0 &&
-			    strcmp(w, "ssh") == 0) &&
-			    !(strcmp(s->argv[1], "cloud-shell") == 0 &&
-			    strcmp(w, "ssh") == 0))
-				return;
-			if (strncmp(w, "--command=", 10) == 0) {
-				judge_string(j, w + 10, depth);
+		if (strcmp(n, oc->name) != 0)
+			continue;
+		if (oc->sub1 != NULL && (s->argc < 2 ||
+		    strcmp(s->argv[1], oc->sub1) != 0))
+			continue;
+		if (oc->sub2 != NULL && (s->argc < 3 ||
+		    strcmp(s->argv[2], oc->sub2) != 0))
+			continue;
+		ol = strlen(oc->opt);
+		for (a = 1; a < s->argc; a++) {
+			const char *w = s->argv[a];
+
+			if (strncmp(w, oc->opt, ol) == 0 && w[ol] == '=' &&
+			    oc->opt[1] == '-') {
+				judge_string(j, w + ol + 1, depth);
 				return;
 			}
-			if ((strcmp(w, "--command") == 0 ||
-			    (strcmp(w, "-C") == 0 && strcmp(n, "gcloud") != 0))
-			    && k + 1 < s->argc) {
-				judge_string(j, s->argv[k + 1], depth);
+			if ((strcmp(w, oc->opt) == 0 || (oc->opt2 != NULL &&
+			    strcmp(w, oc->opt2) == 0)) && a + 1 < s->argc) {
+				judge_string(j, s->argv[a + 1], depth);
 				return;
 			}
 		}
@@ -4981,7 +5004,8 @@ static const char *special[] = {
 	"oc", "parallel-ssh", "pssh", "pdsh", "clush", "python*", "pct",
 	"lxc", "incus", "multipass", "qm", "distrobox", "repo", "vagrant",
 	"apptainer", "singularity", "sbatch", "cmd", "cmd.exe", "wsl",
-	"wsl.exe", "heroku", "console", "gcloud",
+	"wsl.exe", "heroku", "console", "gcloud", "az", "doctl", "eb",
+	"lando", "nix-shell", "railway",
 	/* bypass_segment() */
 	"alias", "unalias", "function", "unset", "export", "declare",
 	"typeset", "expect", "autoexpect", "xdotool", "ydotool",
