@@ -64,6 +64,8 @@ struct rrule {
 	char		**keywords;
 	size_t		 nkeywords;
 	int		 prio;		/* wins ties of equal length */
+	int		 jit;		/* compiled by the JIT: pcre2_jit_match */
+	int		 jit_tried;	/* JIT compilation was attempted */
 };
 
 /* The vocabulary: lower-case words, open addressing. */
@@ -338,10 +340,12 @@ rule_pcre(const char *pat, int lint, char **errmsg)
 		return NULL;
 	}
 	free(exp);
-	/* Without JIT support, the interpreter and its limits are used. */
-	/* DELIBERATE_NO_JIT: the interpreter, for memcheck runs. */
-	if (getenv("DELIBERATE_NO_JIT") == NULL)
-		(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	/*
+	 * A rule's pattern is JIT-compiled when it first runs (rule_run():
+	 * most of start-up was JIT compilation, and a short run needs few
+	 * rules); an allow pattern, tried on a found value only, runs in
+	 * the interpreter with its limits.
+	 */
 	return re;
 }
 
@@ -478,6 +482,7 @@ rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
 	}
 	if ((ru->re = rule_pcre(pat, 1, &msg)) == NULL)
 		goto fail;
+
 	if (rule_secret_groups(ru) != 0) {
 		msg = xstrdup("pattern has no (?<secret>...) group");
 		goto fail;
@@ -1591,14 +1596,33 @@ static int
 rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
     struct spans *sp, int first_only)
 {
-	const struct rrule	*ru = &r->rules[idx];
+	struct rrule		*ru = &r->rules[idx];
 	PCRE2_SIZE		*ov, off = 0, s, e, ms, me;
 	size_t			 g;
 	int			 rc;
 
+	/*
+	 * JIT-compile on first use.  Without JIT support, the interpreter
+	 * and its limits are used; DELIBERATE_NO_JIT asks for them (memcheck
+	 * runs).
+	 */
+	if (!ru->jit_tried) {
+		ru->jit_tried = 1;
+		ru->jit = getenv("DELIBERATE_NO_JIT") == NULL &&
+		    pcre2_jit_compile(ru->re, PCRE2_JIT_COMPLETE) == 0;
+	}
 	while (off <= len) {
-		rc = pcre2_match(ru->re, (PCRE2_SPTR)in, len, off, 0, r->md,
-		    r->mctx);
+		/*
+		 * The JIT's own entry skips pcre2_match()'s checks of the
+		 * options and the subject (4% of the instructions per line of
+		 * bench/redact.sh's corpus).  It honours the match limit.
+		 */
+		if (ru->jit)
+			rc = pcre2_jit_match(ru->re, (PCRE2_SPTR)in, len, off,
+			    0, r->md, r->mctx);
+		else
+			rc = pcre2_match(ru->re, (PCRE2_SPTR)in, len, off, 0,
+			    r->md, r->mctx);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			break;
 		if (rc < 0) {
