@@ -1343,6 +1343,11 @@ word_verb(const char *w, const char **v, size_t n, int compound, int *all)
 	return found;
 }
 
+static const char *helpcmds[] = {
+	"Get-Help", "get-help", "Get-Command", "help", "man", "tldr",
+	"apropos", "whatis", "info",
+};
+
 static const char *regen_tasks[] = {
 	"phx.digest.clean", "deps.clean", "assets:clean", "assets:clobber",
 	"tmp:clear", "cache:clear", "view:clear", "route:clear",
@@ -1369,6 +1374,9 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 	 * delete-me.  Words after a read verb in the first three are not
 	 * verbs.
 	 */
+	/* Get-Help Remove-Mailbox, man git-rm: documentation. */
+	if (IN(s->name, helpcmds))
+		return 0;
 	for (i = 0; i < npos && i < 3; i++) {
 		if (IN(s->argv[pos[i]], readverbs)) {
 			npos = i;
