@@ -1297,6 +1297,14 @@ is_placeholder(const char *s, size_t n)
 	/* A secret reference: op://vault/item/field (1Password). */
 	if (n > 5 && strncmp(s, "op://", 5) == 0)
 		return 1;
+	/* Azure App Service's Key Vault reference. */
+	if (n > 20 && strncmp(s, "@Microsoft.KeyVault(", 20) == 0)
+		return 1;
+	/* A boolean or a null (bUsePassword=False, --create-password false). */
+	if ((n == 4 && (strncasecmp(s, "true", 4) == 0 ||
+	    strncasecmp(s, "null", 4) == 0 || strncasecmp(s, "none", 4) == 0)) ||
+	    (n == 5 && strncasecmp(s, "false", 5) == 0))
+		return 1;
 	/* @keychain:AC_PASSWORD, @env:AC_PASSWORD (altool, notarytool) */
 	if ((n > 10 && strncmp(s, "@keychain:", 10) == 0) ||
 	    (n > 5 && strncmp(s, "@env:", 5) == 0))

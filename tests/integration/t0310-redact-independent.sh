@@ -19,8 +19,8 @@
 # heldout30.tsv/heldout30-clean.txt, heldout31.tsv/heldout31-clean.txt,
 # heldout32.tsv/heldout32-clean.txt, heldout33.tsv/heldout33-clean.txt,
 # heldout34.tsv/heldout34-clean.txt, heldout35.tsv/heldout35-clean.txt,
-# heldout36.tsv/heldout36-clean.txt, heldout37.tsv/heldout37-clean.txt and
-# heldout38.tsv/heldout38-clean.txt):
+# heldout36.tsv/heldout36-clean.txt, heldout37.tsv/heldout37-clean.txt,
+# heldout38.tsv/heldout38-clean.txt and heldout39.tsv/heldout39-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -68,7 +68,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 35:heldout35.tsv:heldout35-clean.txt" \
     "held-out set 36:heldout36.tsv:heldout36-clean.txt" \
     "held-out set 37:heldout37.tsv:heldout37-clean.txt:--access-key=" \
-    "held-out set 38:heldout38.tsv:heldout38-clean.txt"; do
+    "held-out set 38:heldout38.tsv:heldout38-clean.txt" \
+    "held-out set 39:heldout39.tsv:heldout39-clean.txt"; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
