@@ -2885,6 +2885,24 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		return;
 	}
 	/*
+	 * Configuration-management runners that run a shell command on
+	 * their targets: bolt command run CMD, knife ssh QUERY CMD, puppet
+	 * apply -e CODE is judged by the rules (its resources are not
+	 * shell).
+	 */
+	if (strcmp(n, "bolt") == 0 && s->argc > 3 &&
+	    strcmp(s->argv[1], "command") == 0 &&
+	    strcmp(s->argv[2], "run") == 0) {
+		judge_string(j, s->argv[3], depth);
+		return;
+	}
+	if (strcmp(n, "knife") == 0 && s->argc > 3 &&
+	    strcmp(s->argv[1], "ssh") == 0 && s->argv[2][0] != '-' &&
+	    s->argv[3][0] != '-') {
+		judge_string(j, s->argv[3], depth);
+		return;
+	}
+	/*
 	 * Container and VM managers that run the argv after "--": pct exec
 	 * 105 -- CMD, lxc|incus exec NAME -- CMD, multipass exec NAME --
 	 * CMD, qm guest exec 101 -- CMD, distrobox enter NAME -- CMD.
@@ -5013,7 +5031,7 @@ static const char *special[] = {
 	"lxc", "incus", "multipass", "qm", "distrobox", "repo", "vagrant",
 	"apptainer", "singularity", "sbatch", "cmd", "cmd.exe", "wsl",
 	"wsl.exe", "heroku", "console", "gcloud", "az", "doctl", "eb",
-	"lando", "nix-shell", "railway",
+	"lando", "nix-shell", "railway", "bolt", "knife",
 	/* bypass_segment() */
 	"alias", "unalias", "function", "unset", "export", "declare",
 	"typeset", "expect", "autoexpect", "xdotool", "ydotool",
