@@ -1368,15 +1368,15 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 	    "logs", "search" };
 	size_t			 i;
 
+	/* Get-Help Remove-Mailbox, man git-rm: documentation. */
+	if (IN(s->name, helpcmds))
+		return 0;
 	/*
 	 * A read names what it reads: redis-cli GET flushall:last_run,
 	 * kubectl get job delete-old-logs, openstack server list --name
 	 * delete-me.  Words after a read verb in the first three are not
 	 * verbs.
 	 */
-	/* Get-Help Remove-Mailbox, man git-rm: documentation. */
-	if (IN(s->name, helpcmds))
-		return 0;
 	for (i = 0; i < npos && i < 3; i++) {
 		if (IN(s->argv[pos[i]], readverbs)) {
 			npos = i;

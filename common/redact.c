@@ -482,7 +482,6 @@ rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
 	}
 	if ((ru->re = rule_pcre(pat, 1, &msg)) == NULL)
 		goto fail;
-
 	if (rule_secret_groups(ru) != 0) {
 		msg = xstrdup("pattern has no (?<secret>...) group");
 		goto fail;
