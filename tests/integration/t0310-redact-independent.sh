@@ -20,7 +20,8 @@
 # heldout32.tsv/heldout32-clean.txt, heldout33.tsv/heldout33-clean.txt,
 # heldout34.tsv/heldout34-clean.txt, heldout35.tsv/heldout35-clean.txt,
 # heldout36.tsv/heldout36-clean.txt, heldout37.tsv/heldout37-clean.txt,
-# heldout38.tsv/heldout38-clean.txt and heldout39.tsv/heldout39-clean.txt):
+# heldout38.tsv/heldout38-clean.txt, heldout39.tsv/heldout39-clean.txt,
+# heldout40.tsv/heldout40-clean.txt and heldout41.tsv/heldout41-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -69,7 +70,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 36:heldout36.tsv:heldout36-clean.txt" \
     "held-out set 37:heldout37.tsv:heldout37-clean.txt:--access-key=" \
     "held-out set 38:heldout38.tsv:heldout38-clean.txt" \
-    "held-out set 39:heldout39.tsv:heldout39-clean.txt"; do
+    "held-out set 39:heldout39.tsv:heldout39-clean.txt" \
+    "held-out set 40:heldout40.tsv:heldout40-clean.txt:TELEGRAM_TOKEN=" \
+    "held-out set 41:heldout41.tsv:heldout41-clean.txt:-u drupal -p "; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -78,7 +81,10 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # too; heldout28: a Sentry DSN's key, which eight other writers list as a
 # secret; heldout34: a value stored with gh secret set, which is redacted
 # whatever it is; heldout37: a radosgw access key id given to --access-key=,
-# redacted as AWS access key ids are).
+# redacted as AWS access key ids are; heldout40: Telegram's documentation
+# bot token, which has the real shape, written to .env.example; heldout41:
+# mysql -p WORD, where WORD with a digit is taken for a password, as the
+# seed's "-p MyP@ssw0rd" is).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
