@@ -1285,9 +1285,13 @@ is_placeholder(const char *s, size_t n)
 		if (i + 1 == n)
 			return 1;
 	}
-	/* A Stripe publishable key ships in web pages: public by design. */
-	if (n > 8 && (strncmp(s, "pk_test_", 8) == 0 ||
-	    strncmp(s, "pk_live_", 8) == 0))
+	/*
+	 * A Stripe or Supabase publishable key ships in web pages: public
+	 * by design.
+	 */
+	if ((n > 8 && (strncmp(s, "pk_test_", 8) == 0 ||
+	    strncmp(s, "pk_live_", 8) == 0)) ||
+	    (n > 15 && strncmp(s, "sb_publishable_", 15) == 0))
 		return 1;
 	/* GitHub's fixed password words for a token given as the user. */
 	if ((n == 13 && strncmp(s, "x-oauth-basic", 13) == 0) ||
