@@ -60,6 +60,7 @@ struct rrule {
 	uint32_t	 groups[REDACT_MAX_SECRET_NAMES];
 	size_t		 ngroups;
 	pcre2_code	**allow;
+	unsigned char	*allow_jit;	/* per allow: 0 untried, 1 JIT, 2 not */
 	size_t		 nallow;
 	char		**keywords;
 	size_t		 nkeywords;
@@ -84,6 +85,10 @@ struct redactor {
 	size_t			 ntypes;
 	struct acmatch		*ac;
 	unsigned char		*run;		/* scratch: rules to run */
+	size_t			*hits;		/* scratch: run[] set, in order */
+	size_t			 nhits;
+	size_t			*always;	/* rules without keywords */
+	size_t			 nalways;
 	pcre2_match_data	*md;
 	pcre2_match_context	*mctx;
 	pcre2_jit_stack		*jstack;
@@ -307,6 +312,7 @@ rule_release(struct rrule *ru)
 		pcre2_code_free(ru->re);
 	for (i = 0; i < ru->nallow; i++)
 		pcre2_code_free(ru->allow[i]);
+	free(ru->allow_jit);
 	free(ru->allow);
 	for (i = 0; i < ru->nkeywords; i++)
 		free(ru->keywords[i]);
@@ -490,6 +496,9 @@ rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
 	while ((v = rule_next(st, "allow", &pos)) != NULL) {
 		ru->allow = xreallocarray(ru->allow, ru->nallow + 1,
 		    sizeof *ru->allow);
+		ru->allow_jit = xreallocarray(ru->allow_jit, ru->nallow + 1,
+		    sizeof *ru->allow_jit);
+		ru->allow_jit[ru->nallow] = 0;
 		if ((ru->allow[ru->nallow] = rule_pcre(v, 0, &msg)) == NULL) {
 			char *m = msg;
 
@@ -743,6 +752,12 @@ redactor_load(const char *dir, struct redactor **ret, char **cause)
 	}
 	acmatch_build(r->ac);
 	r->run = xcalloc(r->total, 1);
+	r->hits = xcalloc(r->total, sizeof *r->hits);
+	r->always = xcalloc(r->nrules + 1, sizeof *r->always);
+	for (i = 0; i < r->nrules; i++) {
+		if (r->rules[i].nkeywords == 0)
+			r->always[r->nalways++] = i;
+	}
 
 	r->md = pcre2_match_data_create(64, NULL);
 	r->mctx = pcre2_match_context_create(NULL);
@@ -804,6 +819,8 @@ redactor_free(struct redactor *r)
 	free(r->rules);
 	acmatch_free(r->ac);
 	free(r->run);
+	free(r->hits);
+	free(r->always);
 	if (r->md != NULL)
 		pcre2_match_data_free(r->md);
 	if (r->mctx != NULL)
@@ -1353,7 +1370,8 @@ is_placeholder(const char *s, size_t n)
 			return 1;
 	}
 	/* WordPress's wp-config-sample.php: 'put your unique phrase here' */
-	if (n >= 20 && memmem(s, n, "put your unique phrase here", 27) != NULL)
+	if (n >= 27 && memchr(s, ' ', n) != NULL &&
+	    memmem(s, n, "put your unique phrase here", 27) != NULL)
 		return 1;
 	/* YOUR_API_KEY, your-token-here, YourApiKeyToken (Etherscan's) */
 	if (n > 5 && strncasecmp(s, "your", 4) == 0 && (s[4] == '-' ||
@@ -1373,14 +1391,16 @@ is_placeholder(const char *s, size_t n)
 	 * {{ .Values.x }}: a template when it opens the value or is closed
 	 * ("l59*4G{{cmE<v=}k" is a password).
 	 */
-	if ((p = memmem(s, n, "{{", 2)) != NULL && (p == s ||
-	    memmem(p + 2, n - (size_t)(p + 2 - s), "}}", 2) != NULL))
+	if (memchr(s, '{', n) != NULL && (p = memmem(s, n, "{{", 2)) !=
+	    NULL && (p == s || memmem(p + 2, n - (size_t)(p + 2 - s), "}}",
+	    2) != NULL))
 		return 1;
-	if (memmem(s, n, "${", 2) != NULL ||
-	    memmem(s, n, "$(", 2) != NULL)
+	if (memchr(s, '$', n) != NULL && (memmem(s, n, "${", 2) != NULL ||
+	    memmem(s, n, "$(", 2) != NULL))
 		return 1;
-	if (memmem(s, n, "[REDACTED", 9) != NULL ||
-	    memmem(s, n, REDACT_TRUNCATED, strlen(REDACT_TRUNCATED)) != NULL)
+	if (memchr(s, '[', n) != NULL && (memmem(s, n, "[REDACTED", 9) !=
+	    NULL || memmem(s, n, REDACT_TRUNCATED,
+	    strlen(REDACT_TRUNCATED)) != NULL))
 		return 1;
 	/* Our path and type markers: [HOME]/.config/x, [ARG]=ops. */
 	for (i = 0; memchr(s, '[', n) != NULL && own_markers[i] != NULL; i++) {
@@ -1417,8 +1437,17 @@ rule_allows(struct redactor *r, const struct rrule *ru, const char *s,
 	int	rc;
 
 	for (i = 0; i < ru->nallow; i++) {
-		rc = pcre2_match(ru->allow[i], (PCRE2_SPTR)s, n, 0, 0, r->md,
-		    r->mctx);
+		/* JIT-compiled on first use, as the rules are (rule_run()). */
+		if (ru->allow_jit[i] == 0)
+			ru->allow_jit[i] = getenv("DELIBERATE_NO_JIT") == NULL &&
+			    pcre2_jit_compile(ru->allow[i],
+			    PCRE2_JIT_COMPLETE) == 0 ? 1 : 2;
+		if (ru->allow_jit[i] == 1)
+			rc = pcre2_jit_match(ru->allow[i], (PCRE2_SPTR)s, n,
+			    0, 0, r->md, r->mctx);
+		else
+			rc = pcre2_match(ru->allow[i], (PCRE2_SPTR)s, n, 0, 0,
+			    r->md, r->mctx);
 		if (rc >= 0)
 			return 1;
 	}
@@ -1682,10 +1711,13 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 static void
 redact_ac_hit(unsigned id, size_t end, void *arg)
 {
-	unsigned char	*run = arg;
+	struct redactor	*r = arg;
 
 	(void)end;
-	run[id] = 1;
+	if (!r->run[id]) {
+		r->run[id] = 1;
+		r->hits[r->nhits++] = id;
+	}
 }
 
 static int
@@ -1931,21 +1963,36 @@ static int
 redact_collect(struct redactor *r, enum anon_level level, const char *in,
     size_t len, struct spans *sp)
 {
-	size_t	i;
+	size_t	i, h, a;
 	int	limits = 0;
 
-	memset(r->run, 0, r->total);
-	acmatch_scan(r->ac, in, len, redact_ac_hit, r->run);
-	for (i = 0; i < r->nrules; i++) {
-		const struct rrule *ru = &r->rules[i];
+	/*
+	 * Only the rules whose keywords occur, and those without keywords,
+	 * are visited, in load order (which breaks ties): a loop over every
+	 * rule cost 14% of the instructions per line.
+	 */
+	r->nhits = 0;
+	acmatch_scan(r->ac, in, len, redact_ac_hit, r);
+	for (i = 1; i < r->nhits; i++) {
+		size_t	v = r->hits[i], j = i;
 
-		if (ru->level > level)
-			continue;
-		if (ru->nkeywords > 0 && !r->run[i])
+		for (; j > 0 && r->hits[j - 1] > v; j--)
+			r->hits[j] = r->hits[j - 1];
+		r->hits[j] = v;
+	}
+	for (h = a = 0; h < r->nhits || a < r->nalways; ) {
+		if (a == r->nalways || (h < r->nhits &&
+		    r->hits[h] < r->always[a]))
+			i = r->hits[h++];
+		else
+			i = r->always[a++];
+		if (r->rules[i].level > level)
 			continue;
 		if (rule_run(r, i, in, len, sp, 0) != 0)
 			limits++;
 	}
+	for (h = 0; h < r->nhits; h++)
+		r->run[r->hits[h]] = 0;
 	if (level >= ANON_STANDARD) {
 		username_spans(r, in, len, sp);
 		home_spans(r, in, len, sp);
