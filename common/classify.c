@@ -1893,17 +1893,18 @@ judge_joined(struct judge *j, struct segment *s, size_t from, int depth)
 }
 
 /*
- * Judge argv[from..] as a command that runs with these words as its argv
- * (docker exec, systemd-run): joined, each word that needs it quoted.
+ * Judge argv[from..to) as a command that runs with these words as its
+ * argv (docker exec, systemd-run): joined, each word that needs it quoted.
  */
 static void
-judge_argv(struct judge *j, struct segment *s, size_t from, int depth)
+judge_argv_range(struct judge *j, struct segment *s, size_t from, size_t to,
+    int depth)
 {
 	struct buf	 b = BUF_INIT;
 	const char	*p;
 	size_t		 i;
 
-	for (i = from; i < s->argc; i++) {
+	for (i = from; i < to; i++) {
 		if (i > from)
 			buf_addc(&b, ' ');
 		p = s->argv[i];
@@ -1924,6 +1925,12 @@ judge_argv(struct judge *j, struct segment *s, size_t from, int depth)
 	if (b.len > 0)
 		judge_string(j, b.data, depth);
 	buf_release(&b);
+}
+
+static void
+judge_argv(struct judge *j, struct segment *s, size_t from, int depth)
+{
+	judge_argv_range(j, s, from, s->argc, depth);
 }
 
 static int
@@ -2846,6 +2853,38 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		    "--type ", 0);
 		if (k < s->argc)
 			judge_joined(j, s, k, depth);
+		return;
+	}
+	/*
+	 * PowerShell's Invoke-Command -ScriptBlock { ... } (also icm, and
+	 * Start-Job): the words between the braces run, here or remotely.
+	 */
+	if (strcasecmp(n, "Invoke-Command") == 0 || strcasecmp(n, "icm") ==
+	    0 || strcasecmp(n, "Start-Job") == 0) {
+		size_t	open = 0, close = 0;
+
+		for (i = 1; i < s->argc; i++) {
+			if (open == 0 && strcmp(s->argv[i], "{") == 0)
+				open = i;
+			else if (open != 0 && strcmp(s->argv[i], "}") == 0)
+				close = i;
+		}
+		/* A ( ... ) inside the block ends the segment early. */
+		if (open != 0 && close == 0)
+			close = s->argc;
+		if (open != 0 && close > open + 1)
+			judge_argv_range(j, s, open + 1, close, depth);
+		return;
+	}
+	/*
+	 * balena ssh DEVICE [SERVICE] 'CMD': the last word, when it is a
+	 * command line, runs on the device.
+	 */
+	if (strcmp(n, "balena") == 0 && s->argc > 3 &&
+	    strcmp(s->argv[1], "ssh") == 0 &&
+	    s->argv[s->argc - 1][0] != '-' &&
+	    strchr(s->argv[s->argc - 1], ' ') != NULL) {
+		judge_string(j, s->argv[s->argc - 1], depth);
 		return;
 	}
 	/*
@@ -4560,6 +4599,43 @@ inert_blank(char **m, const char *line, size_t len,
 	memset(*m + t->start, ' ', t->end - t->start);
 }
 
+/*
+ * Is c a tee (without other commands after it) whose every file is a
+ * document, or a .txt it appends to: echo 'note' | tee -a runbook.md?
+ */
+static int
+tee_to_docs(const struct shtok_list *l, const struct shtok_cmd *c,
+    const char **docs, size_t ndocs)
+{
+	const char	*w;
+	size_t		 k, d, n, dl, files = 0;
+	int		 append = 0, ok;
+
+	if (c->nargv < 2 || strcmp(base_name(l->v[c->argv[0]].text),
+	    "tee") != 0 || (c->sep != NULL && strcmp(c->sep, "|") == 0))
+		return 0;
+	for (k = 1; k < c->nargv; k++) {
+		w = l->v[c->argv[k]].text;
+		if (strcmp(w, "-a") == 0 || strcmp(w, "--append") == 0)
+			append = 1;
+	}
+	for (k = 1; k < c->nargv; k++) {
+		w = l->v[c->argv[k]].text;
+		if (w[0] == '-')
+			continue;
+		n = strlen(w);
+		ok = append && n > 4 && strcmp(w + n - 4, ".txt") == 0;
+		for (d = 0; !ok && d < ndocs; d++) {
+			dl = strlen(docs[d]);
+			ok = n > dl && strcmp(w + n - dl, docs[d]) == 0;
+		}
+		if (!ok)
+			return 0;
+		files++;
+	}
+	return files > 0;
+}
+
 static char *
 inert_text(const struct shtok_list *l, const char *line, size_t len)
 {
@@ -4585,7 +4661,9 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 		text = 0;
 		if (strcmp(name, "echo") == 0 || strcmp(name, "printf") == 0) {
 			/* Text for the terminal or a document only. */
-			text = c->sep == NULL || strcmp(c->sep, "|") != 0;
+			text = c->sep == NULL || strcmp(c->sep, "|") != 0 ||
+			    (i + 1 < cmds.n && tee_to_docs(l, &cmds.v[i + 1],
+			    docs, nitems(docs)));
 			for (k = c->first; text && k < c->first + c->n; k++) {
 				t = &l->v[k];
 				if (t->kind != SHTOK_REDIR || !is_out_redir(t) ||
