@@ -49,6 +49,15 @@ enum rewrite {
 	REWRITE_PATH,		/* anonymise a path: [HOME]/[PROJECT]/... */
 };
 
+/*
+ * A rule's shape (key "shape"): a test in C that every line it can match
+ * passes, run before the pattern.  mixed-word: a run of 8 to 40 password
+ * characters ([A-Za-z0-9@$!#*_?+^~-]) with an upper-case letter, a
+ * lower-case letter and a digit (password-shaped-word runs on every line
+ * and cost 7% of the instructions per line).
+ */
+enum { SHAPE_NONE, SHAPE_MIXED_WORD };
+
 struct rrule {
 	char		*id;
 	char		*type;
@@ -65,6 +74,7 @@ struct rrule {
 	char		**keywords;
 	size_t		 nkeywords;
 	int		 prio;		/* wins ties of equal length */
+	int		 shape;		/* SHAPE_*: a cheap test the line must pass */
 	int		 jit;		/* compiled by the JIT: pcre2_jit_match */
 	int		 jit_tried;	/* JIT compilation was attempted */
 };
@@ -401,7 +411,7 @@ rule_add_keywords(struct rrule *ru, const char *list)
 
 static const char *const rule_keys[] = {
 	"type", "pattern", "label", "keywords", "entropy", "level", "allow",
-	"example", "negative", "rewrite", "description", NULL
+	"example", "negative", "rewrite", "description", "shape", NULL
 };
 
 static int
@@ -461,6 +471,13 @@ rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
 			xasprintf(&msg, "bad entropy '%s'", v);
 			goto fail;
 		}
+	}
+	if ((v = rule_get(st, "shape")) != NULL) {
+		if (strcmp(v, "mixed-word") != 0) {
+			xasprintf(&msg, "unknown shape '%s'", v);
+			goto fail;
+		}
+		ru->shape = SHAPE_MIXED_WORD;
 	}
 	pos = 0;
 	while ((v = rule_next(st, "keywords", &pos)) != NULL)
@@ -1303,12 +1320,22 @@ is_placeholder(const char *s, size_t n)
 			return 1;
 	}
 	/*
-	 * A Stripe or Supabase publishable key ships in web pages: public
-	 * by design.
+	 * A Stripe or Supabase publishable key ships in web pages, and
+	 * Mailgun's pubkey- validation key is public: public by design.
 	 */
 	if ((n > 8 && (strncmp(s, "pk_test_", 8) == 0 ||
 	    strncmp(s, "pk_live_", 8) == 0)) ||
-	    (n > 15 && strncmp(s, "sb_publishable_", 15) == 0))
+	    (n > 15 && strncmp(s, "sb_publishable_", 15) == 0) ||
+	    (n > 7 && strncmp(s, "pubkey-", 7) == 0))
+		return 1;
+	/*
+	 * The DER header of a public key in base64 (SubjectPublicKeyInfo:
+	 * EC P-256 and P-384, RSA, Ed25519): public by definition.
+	 */
+	if ((n > 20 && strncmp(s, "MFkwEwYHKoZIzj0CAQYI", 20) == 0) ||
+	    (n > 20 && strncmp(s, "MHYwEAYHKoZIzj0CAQYF", 20) == 0) ||
+	    (n > 20 && strncmp(s, "MIIBIjANBgkqhkiG9w0B", 20) == 0) ||
+	    (n > 12 && strncmp(s, "MCowBQYDK2Vw", 12) == 0))
 		return 1;
 	/* GitHub's fixed password words for a token given as the user. */
 	if ((n == 13 && strncmp(s, "x-oauth-basic", 13) == 0) ||
@@ -1955,6 +1982,35 @@ path_anon(const char *p, size_t n, size_t homelen)
 	return buf_detach(&b, NULL);
 }
 
+static int
+is_pwchar(int c)
+{
+	return isalnum(c) || (c != '\0' && strchr("@$!#*_-?+^~", c) != NULL);
+}
+
+/* Does in have a word of the mixed-word shape (see SHAPE_MIXED_WORD)? */
+static int
+has_mixed_word(const char *in, size_t len)
+{
+	size_t	i = 0, b;
+	int	up, lo, dg, c;
+
+	while (i < len) {
+		while (i < len && !is_pwchar((unsigned char)in[i]))
+			i++;
+		b = i;
+		up = lo = dg = 0;
+		for (; i < len && is_pwchar(c = (unsigned char)in[i]); i++) {
+			up |= isupper(c);
+			lo |= islower(c);
+			dg |= isdigit(c);
+		}
+		if (i - b >= 8 && i - b <= 40 && up && lo && dg)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Find and resolve every span of in at level.  Returns the number of
  * rules that hit a limit.
@@ -1964,7 +2020,7 @@ redact_collect(struct redactor *r, enum anon_level level, const char *in,
     size_t len, struct spans *sp)
 {
 	size_t	i, h, a;
-	int	limits = 0;
+	int	limits = 0, mixed = -1;
 
 	/*
 	 * Only the rules whose keywords occur, and those without keywords,
@@ -1988,6 +2044,12 @@ redact_collect(struct redactor *r, enum anon_level level, const char *in,
 			i = r->always[a++];
 		if (r->rules[i].level > level)
 			continue;
+		if (r->rules[i].shape == SHAPE_MIXED_WORD) {
+			if (mixed < 0)
+				mixed = has_mixed_word(in, len);
+			if (!mixed)
+				continue;
+		}
 		if (rule_run(r, i, in, len, sp, 0) != 0)
 			limits++;
 	}
