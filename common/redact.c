@@ -929,21 +929,31 @@ redactor_nsafe(const struct redactor *r)
 static double
 entropy_of(const char *s, size_t n)
 {
-	size_t	count[256], i;
-	double	h = 0, p;
+	unsigned	count[256];	/* only the bytes of s are set */
+	double		sum = 0;
+	size_t		i;
+	unsigned char	c;
 
 	if (n == 0)
 		return 0;
-	memset(count, 0, sizeof count);
+	/*
+	 * H = log2(n) - sum(c * log2(c)) / n over the byte counts c.  The
+	 * counts of the bytes that occur are zeroed, counted and summed in
+	 * three passes over s, instead of clearing and scanning 256
+	 * counters (a memset and a log2 per byte value were 2% of the
+	 * instructions per line).
+	 */
+	for (i = 0; i < n; i++)
+		count[(unsigned char)s[i]] = 0;
 	for (i = 0; i < n; i++)
 		count[(unsigned char)s[i]]++;
-	for (i = 0; i < 256; i++) {
-		if (count[i] == 0)
-			continue;
-		p = (double)count[i] / (double)n;
-		h -= p * log2(p);
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		if (count[c] > 1)
+			sum += count[c] * log2((double)count[c]);
+		count[c] = 0;
 	}
-	return h;
+	return log2((double)n) - sum / (double)n;
 }
 
 static const char *const own_markers[] = {
