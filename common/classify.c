@@ -1384,6 +1384,22 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 		}
 	}
 	/*
+	 * A CDN's cache purge of named URLs or keys (fastly purge --url U,
+	 * akamai purge invalidate U): the edge fetches them again.  --all
+	 * (every object at once) still counts.
+	 */
+	if (npos > 0 && strcmp(s->argv[pos[0]], "purge") == 0 &&
+	    (strcmp(s->name, "fastly") == 0 || strcmp(s->name, "akamai") ==
+	    0)) {
+		for (i = 1; i < s->argc; i++) {
+			if (strcmp(s->argv[i], "--all") == 0 ||
+			    strcmp(s->argv[i], "--cpcode") == 0)
+				break;
+		}
+		if (i == s->argc)
+			return 0;
+	}
+	/*
 	 * Build tasks that delete only what a build makes again: mix
 	 * phx.digest.clean and deps.clean, rake assets:clean|clobber.
 	 */
@@ -2874,6 +2890,27 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 			close = s->argc;
 		if (open != 0 && close > open + 1)
 			judge_argv_range(j, s, open + 1, close, depth);
+		return;
+	}
+	/*
+	 * Greenplum's gpssh -e 'CMD' runs CMD on every listed host; Zowe's
+	 * zos-uss issue ssh 'CMD' runs it in z/OS UNIX.
+	 */
+	if (strcmp(n, "gpssh") == 0) {
+		for (i = 1; i + 1 < s->argc; i++) {
+			if (strcmp(s->argv[i], "-e") == 0) {
+				judge_joined(j, s, i + 1, depth);
+				return;
+			}
+		}
+		return;
+	}
+	if (strcmp(n, "zowe") == 0 && s->argc > 4 &&
+	    (strcmp(s->argv[1], "zos-uss") == 0 ||
+	    strcmp(s->argv[1], "uss") == 0) &&
+	    strcmp(s->argv[2], "issue") == 0 &&
+	    strcmp(s->argv[3], "ssh") == 0) {
+		judge_string(j, s->argv[4], depth);
 		return;
 	}
 	/*
