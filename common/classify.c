@@ -1383,6 +1383,11 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 			break;
 		}
 	}
+	/* WordPress caches: wp transient delete --all, wp cache flush. */
+	if (npos > 0 && strcmp(s->name, "wp") == 0 &&
+	    (strcmp(s->argv[pos[0]], "transient") == 0 ||
+	    strcmp(s->argv[pos[0]], "cache") == 0))
+		return 0;
 	/*
 	 * A CDN's cache purge of named URLs or keys (fastly purge --url U,
 	 * akamai purge invalidate U): the edge fetches them again.  --all
