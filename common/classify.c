@@ -1397,8 +1397,9 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 	    (strcmp(s->name, "fastly") == 0 || strcmp(s->name, "akamai") ==
 	    0)) {
 		for (i = 1; i < s->argc; i++) {
-			if (strcmp(s->argv[i], "--all") == 0 ||
-			    strcmp(s->argv[i], "--cpcode") == 0)
+			if (strncmp(s->argv[i], "--all", 5) == 0 ||
+			    strncmp(s->argv[i], "--cpcode", 8) == 0 ||
+			    strncmp(s->argv[i], "--tag", 5) == 0)
 				break;
 		}
 		if (i == s->argc)
@@ -1952,6 +1953,59 @@ static void
 judge_argv(struct judge *j, struct segment *s, size_t from, int depth)
 {
 	judge_argv_range(j, s, from, s->argc, depth);
+}
+
+/*
+ * The words of a PowerShell script block, { ... } (Invoke-Command
+ * -ScriptBlock, icm, Start-Job): the braces may stand alone or touch
+ * the first and last words ({Remove-Item C:\x -Recurse}).  A ( ... )
+ * inside the block ends the segment early: then the block runs to the
+ * end of the words.
+ */
+static void
+judge_script_block(struct judge *j, struct segment *s, int depth)
+{
+	struct segment	 t;
+	char		*first = NULL, *last = NULL;
+	size_t		 open = 0, close, i, n;
+
+	for (i = 1; i < s->argc && open == 0; i++) {
+		if (s->argv[i][0] == '{')
+			open = i;
+	}
+	if (open == 0)
+		return;
+	close = s->argc;
+	for (i = open; i < s->argc; i++) {
+		n = strlen(s->argv[i]);
+		if (n > 0 && s->argv[i][n - 1] == '}' && (i > open || n > 1)) {
+			close = i + 1;
+			break;
+		}
+	}
+	t = *s;
+	t.argv = xreallocarray(NULL, s->argc, sizeof *t.argv);
+	memcpy(t.argv, s->argv, s->argc * sizeof *t.argv);
+	/* Strip the braces: "{" alone is dropped, "{word" loses it. */
+	first = xstrdup(s->argv[open] + 1);
+	t.argv[open] = first;
+	n = strlen(t.argv[close - 1]);
+	if (n > 0 && t.argv[close - 1][n - 1] == '}') {
+		last = xstrdup(t.argv[close - 1]);
+		last[n - 1] = '\0';
+		t.argv[close - 1] = last;
+	}
+	i = open;
+	while (i < close && t.argv[i][0] == '\0')
+		i++;
+	n = close;
+	while (n > i && t.argv[n - 1][0] == '\0')
+		n--;
+	if (n > i)
+		judge_argv_range(j, &t, i, n, depth);
+	free(first);
+	free(last);
+	free(t.argv);
 }
 
 static int
@@ -2882,32 +2936,18 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 	 */
 	if (strcasecmp(n, "Invoke-Command") == 0 || strcasecmp(n, "icm") ==
 	    0 || strcasecmp(n, "Start-Job") == 0) {
-		size_t	open = 0, close = 0;
-
-		for (i = 1; i < s->argc; i++) {
-			if (open == 0 && strcmp(s->argv[i], "{") == 0)
-				open = i;
-			else if (open != 0 && strcmp(s->argv[i], "}") == 0)
-				close = i;
-		}
-		/* A ( ... ) inside the block ends the segment early. */
-		if (open != 0 && close == 0)
-			close = s->argc;
-		if (open != 0 && close > open + 1)
-			judge_argv_range(j, s, open + 1, close, depth);
+		judge_script_block(j, s, depth);
 		return;
 	}
 	/*
-	 * Greenplum's gpssh -e 'CMD' runs CMD on every listed host; Zowe's
-	 * zos-uss issue ssh 'CMD' runs it in z/OS UNIX.
+	 * Greenplum's gpssh [OPTIONS] 'CMD' runs CMD on every listed host;
+	 * Zowe's zos-uss issue ssh [OPTIONS] 'CMD' runs it in z/OS UNIX.
 	 */
 	if (strcmp(n, "gpssh") == 0) {
-		for (i = 1; i + 1 < s->argc; i++) {
-			if (strcmp(s->argv[i], "-e") == 0) {
-				judge_joined(j, s, i + 1, depth);
-				return;
-			}
-		}
+		/* gpssh {-f FILE | -h HOST} [-s] [-e] [-v] [COMMAND] */
+		k = skip_opts(s, 0, " -f -h -d -t -u -D ", 0);
+		if (k < s->argc)
+			judge_joined(j, s, k, depth);
 		return;
 	}
 	if (strcmp(n, "zowe") == 0 && s->argc > 4 &&
@@ -2915,7 +2955,13 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 	    strcmp(s->argv[1], "uss") == 0) &&
 	    strcmp(s->argv[2], "issue") == 0 &&
 	    strcmp(s->argv[3], "ssh") == 0) {
-		judge_string(j, s->argv[4], depth);
+		/* Its options (--cwd DIR, --ssh-p PROFILE) take a value. */
+		for (k = 4; k < s->argc && s->argv[k][0] == '-'; k++) {
+			if (strchr(s->argv[k], '=') == NULL)
+				k++;
+		}
+		if (k < s->argc)
+			judge_string(j, s->argv[k], depth);
 		return;
 	}
 	/*
@@ -4654,7 +4700,8 @@ tee_to_docs(const struct shtok_list *l, const struct shtok_cmd *c,
 	int		 append = 0, ok;
 
 	if (c->nargv < 2 || strcmp(base_name(l->v[c->argv[0]].text),
-	    "tee") != 0 || (c->sep != NULL && strcmp(c->sep, "|") == 0))
+	    "tee") != 0 || (c->sep != NULL && strcmp(c->sep, "|") == 0) ||
+	    c->nredir > 0)
 		return 0;
 	for (k = 1; k < c->nargv; k++) {
 		w = l->v[c->argv[k]].text;

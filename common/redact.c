@@ -359,8 +359,8 @@ rule_pcre(const char *pat, int lint, char **errmsg)
 	/*
 	 * A rule's pattern is JIT-compiled when it first runs (rule_run():
 	 * most of start-up was JIT compilation, and a short run needs few
-	 * rules); an allow pattern, tried on a found value only, runs in
-	 * the interpreter with its limits.
+	 * rules); so is an allow pattern, tried on a found value only
+	 * (rule_allows()).
 	 */
 	return re;
 }
@@ -1467,7 +1467,7 @@ is_placeholder(const char *s, size_t n)
 }
 
 static int
-rule_allows(struct redactor *r, const struct rrule *ru, const char *s,
+rule_allows(struct redactor *r, struct rrule *ru, const char *s,
     size_t n)
 {
 	size_t	i;
@@ -2039,6 +2039,7 @@ redact_collect(struct redactor *r, enum anon_level level, const char *in,
 	 */
 	r->nhits = 0;
 	acmatch_scan(r->ac, in, len, redact_ac_hit, r);
+	/* Insertion sort: a line hits a few dozen rules at most. */
 	for (i = 1; i < r->nhits; i++) {
 		size_t	v = r->hits[i], j = i;
 
