@@ -1237,6 +1237,7 @@ static const char *gen_regen[] = {
  * edit text: an argument naming a verb is data there.
  */
 static const char *gen_exempt[] = {
+	"watchman",	/* watch-del-all drops file watches, not files */
 	"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed",
 	"awk", "gawk", "cat", "less", "more", "head", "tail", "man", "tldr",
 	"jq", "yq", "git", "kubectl", "oc", "docker", "podman", "nerdctl",
