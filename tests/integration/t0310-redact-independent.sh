@@ -23,8 +23,8 @@
 # heldout38.tsv/heldout38-clean.txt, heldout39.tsv/heldout39-clean.txt,
 # heldout40.tsv/heldout40-clean.txt, heldout41.tsv/heldout41-clean.txt,
 # heldout42.tsv/heldout42-clean.txt, heldout43.tsv/heldout43-clean.txt,
-# heldout44.tsv/heldout44-clean.txt, heldout45.tsv/heldout45-clean.txt and
-# heldout46.tsv/heldout46-clean.txt):
+# heldout44.tsv/heldout44-clean.txt, heldout45.tsv/heldout45-clean.txt,
+# heldout46.tsv/heldout46-clean.txt and heldout47.tsv/heldout47-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -80,7 +80,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 43:heldout43.tsv:heldout43-clean.txt" \
     "held-out set 44:heldout44.tsv:heldout44-clean.txt" \
     "held-out set 45:heldout45.tsv:heldout45-clean.txt" \
-    "held-out set 46:heldout46.tsv:heldout46-clean.txt"; do
+    "held-out set 46:heldout46.tsv:heldout46-clean.txt" \
+    "held-out set 47:heldout47.tsv:heldout47-clean.txt"; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
