@@ -1390,23 +1390,6 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 	    strcmp(s->argv[pos[0]], "cache") == 0))
 		return 0;
 	/*
-	 * A CDN's cache purge of named URLs or keys (fastly purge --url U,
-	 * akamai purge invalidate U): the edge fetches them again.  --all
-	 * (every object at once) still counts.
-	 */
-	if (npos > 0 && strcmp(s->argv[pos[0]], "purge") == 0 &&
-	    (strcmp(s->name, "fastly") == 0 || strcmp(s->name, "akamai") ==
-	    0)) {
-		for (i = 1; i < s->argc; i++) {
-			if (strncmp(s->argv[i], "--all", 5) == 0 ||
-			    strncmp(s->argv[i], "--cpcode", 8) == 0 ||
-			    strncmp(s->argv[i], "--tag", 5) == 0)
-				break;
-		}
-		if (i == s->argc)
-			return 0;
-	}
-	/*
 	 * Build tasks that delete only what a build makes again: mix
 	 * phx.digest.clean and deps.clean, rake assets:clean|clobber.
 	 */
