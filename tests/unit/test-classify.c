@@ -395,6 +395,8 @@ static const char *const heldout_files[] = {
 	"heldout52.tsv",
 	"heldout53.tsv",
 	"heldout54.tsv",
+	"heldout55.tsv",
+	"heldout56.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
