@@ -1024,6 +1024,27 @@ is_placeholder_name(const char *s, size_t n)
 }
 
 /*
+ * An Adyen client key, test_ or live_ and 32 capitals and digits, is
+ * public: it ships in the checkout page.  (Mollie's secret live_ keys
+ * are 30 characters of mixed case.)
+ */
+static int
+is_adyen_client_key(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n != 37 || (strncmp(s, "test_", 5) != 0 &&
+	    strncmp(s, "live_", 5) != 0))
+		return 0;
+	for (i = 5; i < n; i++) {
+		if (!isupper((unsigned char)s[i]) &&
+		    !isdigit((unsigned char)s[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * An elided or template value: a short provider prefix then "..."
  * (sk-..., sk-proj-...), a regular expression that starts with .* or .+
  * (sed 's/^KEY=.*$/KEY=x/'), letters with a "your" part (ck_your_key, sk_live_YOUR_KEY_HERE), or a
@@ -1330,13 +1351,15 @@ is_placeholder(const char *s, size_t n)
 			return 1;
 	}
 	/*
-	 * A Stripe or Supabase publishable key ships in web pages, and
-	 * Mailgun's pubkey- validation key is public: public by design.
+	 * A Stripe or Supabase publishable key and an Adyen client key
+	 * ship in web pages, and Mailgun's pubkey- validation key is
+	 * public: public by design.
 	 */
 	if ((n > 8 && (strncmp(s, "pk_test_", 8) == 0 ||
 	    strncmp(s, "pk_live_", 8) == 0)) ||
 	    (n > 15 && strncmp(s, "sb_publishable_", 15) == 0) ||
-	    (n > 7 && strncmp(s, "pubkey-", 7) == 0))
+	    (n > 7 && strncmp(s, "pubkey-", 7) == 0) ||
+	    is_adyen_client_key(s, n))
 		return 1;
 	/*
 	 * The DER header of a public key in base64 (SubjectPublicKeyInfo:
@@ -1675,6 +1698,7 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 {
 	struct rrule		*ru = &r->rules[idx];
 	PCRE2_SIZE		*ov, off = 0, s, e, ms, me;
+	const char		*nl;
 	size_t			 g;
 	int			 rc;
 
@@ -1731,6 +1755,16 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 		    e + 1)))
 			continue;
 		e = extend_in_quotes(in, len, s, e);
+		/*
+		 * printf 'A_KEY=sk-...\nB_KEY=...': a placeholder ends at the
+		 * literal \n, and the text after it is searched again.
+		 */
+		if (ru->rewrite != REWRITE_PATH && e - s > 2 &&
+		    (nl = memmem(in + s + 1, e - s - 1, "\\n", 2)) != NULL &&
+		    is_placeholder(in + s, (size_t)(nl - (in + s)))) {
+			off = (size_t)(nl - in) + 2;
+			continue;
+		}
 		if (ru->rewrite != REWRITE_PATH && is_placeholder(in + s, e - s) &&
 		    !single_quoted_literal(in, len, s, e))
 			continue;

@@ -24,7 +24,8 @@
 # heldout40.tsv/heldout40-clean.txt, heldout41.tsv/heldout41-clean.txt,
 # heldout42.tsv/heldout42-clean.txt, heldout43.tsv/heldout43-clean.txt,
 # heldout44.tsv/heldout44-clean.txt, heldout45.tsv/heldout45-clean.txt,
-# heldout46.tsv/heldout46-clean.txt and heldout47.tsv/heldout47-clean.txt):
+# heldout46.tsv/heldout46-clean.txt, heldout47.tsv/heldout47-clean.txt,
+# heldout48.tsv/heldout48-clean.txt and heldout49.tsv/heldout49-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -81,7 +82,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 44:heldout44.tsv:heldout44-clean.txt" \
     "held-out set 45:heldout45.tsv:heldout45-clean.txt" \
     "held-out set 46:heldout46.tsv:heldout46-clean.txt" \
-    "held-out set 47:heldout47.tsv:heldout47-clean.txt"; do
+    "held-out set 47:heldout47.tsv:heldout47-clean.txt" \
+    "held-out set 48:heldout48.tsv:heldout48-clean.txt" \
+    "held-out set 49:heldout49.tsv:heldout49-clean.txt:TWILIO_ACCOUNT_SID=;SHOPIFY_API_KEY=" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -93,19 +96,24 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # redacted as AWS access key ids are; heldout40: Telegram's documentation
 # bot token, which has the real shape, written to .env.example; heldout41:
 # mysql -p WORD, where WORD with a digit is taken for a password, as the
-# seed's "-p MyP@ssw0rd" is).
+# seed's "-p MyP@ssw0rd" is; heldout49: a Twilio Account SID again, and a
+# 32-hex value bound to SHOPIFY_API_KEY, which its writer calls public
+# and the rules redact as any *_API_KEY value is).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
 	S=$FIX/$secrets C=$FIX/$clean
 	if [ -n "$decided" ]; then
-		grep -vF -- "$decided" "$FIX/$clean" >"$T/clean.$secrets"
-		grep -F -- "$decided" "$FIX/$clean" >"$T/decided.$secrets"
+		# several strings are separated by ";"
+		printf '%s\n' "$decided" | tr ';' '\n' >"$T/pat.$secrets"
+		sed 's/$/[REDACTED/' "$T/pat.$secrets" >"$T/patr.$secrets"
+		grep -vF -f "$T/pat.$secrets" "$FIX/$clean" >"$T/clean.$secrets"
+		grep -F -f "$T/pat.$secrets" "$FIX/$clean" >"$T/decided.$secrets"
 		C=$T/clean.$secrets
 		test_expect_success "$name: lines with $decided are redacted, by decision" '
-			test -s "$T/decided.$secrets" &&
+			test "$(wc -l <"$T/decided.$secrets")" -ge "$(wc -l <"$T/pat.$secrets")" &&
 			deliberate redact --level minimal <"$T/decided.$secrets" >"$T/out" &&
-			test "$(grep -c -- "$decided\[REDACTED" "$T/out")" = "$(wc -l <"$T/decided.$secrets")"
+			test "$(grep -cF -f "$T/patr.$secrets" "$T/out")" = "$(wc -l <"$T/decided.$secrets")"
 		'
 	fi
 	test_expect_success "$name: present and large enough" '
