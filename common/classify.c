@@ -1254,6 +1254,9 @@ static const char *gen_exempt[] = {
 	"tmux", "screen", "history", "ps", "pgrep", "lsof", "flatpak", "snap",
 	"rustup", "nvm", "pyenv", "rbenv", "asdf", "mise", "sdk", "trash",
 	"trash-put", "gio", "shred", "systemd-tmpfiles", "tee",
+	/* test runners: -k, -t and -run take test names */
+	"pytest", "py.test", "jest", "vitest", "mocha", "rspec", "phpunit",
+	"tox", "nox", "ctest",
 };
 
 /* Commands that only print, search or edit text (for check = sql-arg). */
