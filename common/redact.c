@@ -141,13 +141,13 @@ struct lexed {
  * input, each alternative capturing "secret".
  */
 static const char *const redact_macros[][2] = {
-	{ "%VAL%", "(?:\\$'(?<secret>[^'\\n]{1,512})'"
-	    "|'(?<secret>[^'\\n]{1,512})'"
-	    "|\"(?<secret>(?:[^\"\\\\\\n]|\\\\.){1,512})\""
-	    "|\\\\\"(?<secret>[^\"\\\\\\n]{1,512})\\\\\""
-	    "|(?!#(?!\\S))(?<secret>[^\\s'\"|;&<>()`]{1,512})"
+	{ "%VAL%", "(?:\\$'(?<secret>[^'\\n]{1,4096})'"
+	    "|'(?<secret>[^'\\n]{1,4096})'"
+	    "|\"(?<secret>(?:[^\"\\\\\\n]++|\\\\.)++)\""
+	    "|\\\\\"(?<secret>[^\"\\\\\\n]{1,4096})\\\\\""
+	    "|(?!#(?!\\S))(?<secret>[^\\s'\"|;&<>()`]{1,4096})"
 	    /* A quote left open at the end: the value goes on. */
-	    "|'(?<secret>[^'\\s]{1,512})$)" },
+	    "|'(?<secret>[^'\\s]{1,4096})$)" },
 	{ "%END%", "(?![A-Za-z0-9])" },
 	{ "%ARGS%", "[^\\n;&|]{0,300}?(?:(?:'[^'\\n]{0,256}+'|\"[^\"\\n]{0,256}+\")"
 	    "[^\\n;&|]{0,300}?){0,3}" },
@@ -1205,6 +1205,45 @@ is_fake_words(const char *s, size_t n)
 }
 
 /*
+ * gitlab-runner-token, db-credentials: the name of a secret object (a
+ * Kubernetes Secret, a vault entry), lower-case words joined by "-"
+ * whose last word says what it holds.  An ARN names a resource, even a
+ * secret's.
+ */
+static int
+is_secret_name(const char *s, size_t n)
+{
+	static const char *const lasts[] = { "token", "tokens", "secret",
+	    "secrets", "password", "passwords", "credentials", "creds", "key",
+	    "keys", NULL };
+	size_t	i, last = 0, parts = 1, k;
+
+	if (n > 8 && (strncmp(s, "arn:aws:", 8) == 0 ||
+	    strncmp(s, "arn:aws-", 8) == 0))
+		return 1;
+	if (n == 0 || !islower((unsigned char)s[0]))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] == '-') {
+			if (i + 1 == n || s[i + 1] == '-')
+				return 0;
+			last = i + 1;
+			parts++;
+		} else if (!islower((unsigned char)s[i]) &&
+		    !isdigit((unsigned char)s[i]))
+			return 0;
+	}
+	if (parts < 2)
+		return 0;
+	for (k = 0; lasts[k] != NULL; k++) {
+		if (strlen(lasts[k]) == n - last &&
+		    memcmp(s + last, lasts[k], n - last) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * {API_KEY}, {token}: one name in single braces (a format placeholder).
  */
 static int
@@ -1411,7 +1450,7 @@ is_placeholder(const char *s, size_t n)
 	if (is_placeholder_name(s, n) || is_masked_token(s, n) ||
 	    is_template_value(s, n) || is_replace_me(s, n) ||
 	    is_brace_name(s, n) || is_masked_path(s, n) ||
-	    is_fake_words(s, n))
+	    is_fake_words(s, n) || is_secret_name(s, n))
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
