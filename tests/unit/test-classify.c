@@ -397,6 +397,7 @@ static const char *const heldout_files[] = {
 	"heldout54.tsv",
 	"heldout55.tsv",
 	"heldout56.tsv",
+	"heldout57.tsv",
 	"heldout58.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
