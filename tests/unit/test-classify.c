@@ -399,6 +399,7 @@ static const char *const heldout_files[] = {
 	"heldout56.tsv",
 	"heldout57.tsv",
 	"heldout58.tsv",
+	"heldout59.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
