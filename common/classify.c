@@ -4712,6 +4712,19 @@ tee_to_docs(const struct shtok_list *l, const struct shtok_cmd *c,
 	return files > 0;
 }
 
+/*
+ * Is c a clipboard command at the end of a pipe: echo 'cmd' | pbcopy?
+ */
+static int
+to_clipboard(const struct shtok_list *l, const struct shtok_cmd *c)
+{
+	static const char	*clips[] = { "pbcopy", "xclip", "xsel",
+	    "wl-copy", "clip.exe", "clip" };
+
+	return c->nargv >= 1 && IN(base_name(l->v[c->argv[0]].text), clips) &&
+	    (c->sep == NULL || strcmp(c->sep, "|") != 0) && c->nredir == 0;
+}
+
 static char *
 inert_text(const struct shtok_list *l, const char *line, size_t len)
 {
@@ -4736,10 +4749,11 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 		git = strcmp(name, "git") == 0;
 		text = 0;
 		if (strcmp(name, "echo") == 0 || strcmp(name, "printf") == 0) {
-			/* Text for the terminal or a document only. */
+			/* Text for the terminal, a document or the clipboard. */
 			text = c->sep == NULL || strcmp(c->sep, "|") != 0 ||
-			    (i + 1 < cmds.n && tee_to_docs(l, &cmds.v[i + 1],
-			    docs, nitems(docs)));
+			    (i + 1 < cmds.n && (tee_to_docs(l, &cmds.v[i + 1],
+			    docs, nitems(docs)) || to_clipboard(l,
+			    &cmds.v[i + 1])));
 			for (k = c->first; text && k < c->first + c->n; k++) {
 				t = &l->v[k];
 				if (t->kind != SHTOK_REDIR || !is_out_redir(t) ||
