@@ -2003,7 +2003,7 @@ code_executes(const char *code)
 		"os.rmdir", "shutil.rmtree", "os.popen", "os.exec",
 		"unlink", "rmSync", "rmdirSync", "child_process", "execSync",
 		"spawn", "system(", "system ", "exec(", "exec ", "`",
-		"File.delete", "FileUtils.rm", "rmtree", "Popen",
+		"File.delete", "FileUtils.rm", "rmtree", "Popen", "file.remove",
 		"shell_exec", "passthru", "proc_open", "rimraf", "eval(",
 		"os.execute", "io.popen", "removeSync", "Deno.run",
 		"Deno.Command", "remove_tree", "rmdir", "unlink(",
@@ -2110,7 +2110,7 @@ judge_deletes(struct judge *j, const char *code, int depth)
 		{ "removeSync", 1 }, { "Deno.remove", 1 },
 		{ "unlinkSync", 0 }, { "unlink", 0 }, { "os.remove", 0 },
 		{ "File.delete", 0 }, { "FileUtils.rm", 0 },
-		{ "remove_file", 0 },
+		{ "remove_file", 0 }, { "file.remove", 0 },
 		{ "dbutils.fs.rm", 1 },
 	};
 	static const char *homes[] = {
@@ -2124,9 +2124,10 @@ judge_deletes(struct judge *j, const char *code, int depth)
 		"os.getenv('HOME')", "os.getenv(\"HOME\")", "ENV['HOME']",
 		"ENV[\"HOME\"]", "Dir.home", "$ENV{HOME}", "$ENV{'HOME'}",
 	};
-	const char	*p, *e;
+	const char	*p, *e, *close;
 	char		*arg, *cmd;
 	size_t		 i, k, n;
+	int		 rec, contents;
 
 	for (i = 0; i < sizeof calls / sizeof calls[0]; i++) {
 		n = strlen(calls[i].call);
@@ -2140,6 +2141,13 @@ judge_deletes(struct judge *j, const char *code, int depth)
 				e++;
 			if (strncmp(e, "glob", 4) == 0) {
 				e += 4;
+				while (*e == ' ' || *e == '(')
+					e++;
+			}
+			/* R: file.remove(list.files("DIR", ...)) empties DIR. */
+			contents = strncmp(e, "list.files", 10) == 0;
+			if (contents) {
+				e += 10;
 				while (*e == ' ' || *e == '(')
 					e++;
 			}
@@ -2169,26 +2177,24 @@ judge_deletes(struct judge *j, const char *code, int depth)
 				arg = glob_literal(code);
 			if (arg == NULL)
 				continue;
+			/* R's unlink(x, recursive = TRUE), and the like. */
+			rec = calls[i].recursive;
+			if (!rec && (close = call_close(e)) != NULL) {
+				char *call = xstrndup(e, close - e);
+
+				rec = strstr(call, "recursive") != NULL;
+				free(call);
+			}
 			/*
 			 * A recursive call on a relative literal too:
 			 * rmtree('.') is rm -rf ., rmtree('checkpoints')
 			 * rm -rf checkpoints.
 			 */
 			if (arg[0] == '/' || arg[0] == '~' ||
-			    (calls[i].recursive && arg[0] != '-' &&
+			    (rec && arg[0] != '-' &&
 			    arg[0] != '$' && strpbrk(arg, "{}%") == NULL)) {
-				/* R's unlink(x, recursive = TRUE), and the like. */
-				const char *close = call_close(e);
-				int rec = calls[i].recursive;
-
-				if (!rec && close != NULL) {
-					char *call = xstrndup(e, close - e);
-
-					rec = strstr(call, "recursive") != NULL;
-					free(call);
-				}
-				xasprintf(&cmd, "rm %s %s", rec ? "-rf" : "-f",
-				    arg);
+				xasprintf(&cmd, "rm %s %s%s", rec ? "-rf" : "-f",
+				    arg, contents ? "/*" : "");
 				judge_string(j, cmd, depth);
 				free(cmd);
 			}
@@ -4953,6 +4959,14 @@ fast_path(struct classifier *c, const char *line, size_t len, char *name,
 			ok = 0;
 		if (ok && cmds.v[i].piped_in && (strcmp(n, "awk") == 0))
 			ok = 0;
+		/* yq -i edits the file in place, as sed -i does. */
+		for (k = 1; ok && strcmp(n, "yq") == 0 &&
+		    k < cmds.v[i].nargv; k++) {
+			w = l.v[cmds.v[i].argv[k]].text;
+			if (strcmp(w, "-i") == 0 ||
+			    strncmp(w, "--inplace", 9) == 0)
+				ok = 0;
+		}
 		if (ok && strcmp(n, "awk") == 0) {
 			for (k = 1; k < cmds.v[i].nargv; k++) {
 				if (strstr(l.v[cmds.v[i].argv[k]].text,
