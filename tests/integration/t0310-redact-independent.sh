@@ -26,8 +26,8 @@
 # heldout44.tsv/heldout44-clean.txt, heldout45.tsv/heldout45-clean.txt,
 # heldout46.tsv/heldout46-clean.txt, heldout47.tsv/heldout47-clean.txt,
 # heldout48.tsv/heldout48-clean.txt, heldout49.tsv/heldout49-clean.txt,
-# heldout50.tsv/heldout50-clean.txt, heldout51.tsv/heldout51-clean.txt and
-# heldout52.tsv/heldout52-clean.txt):
+# heldout50.tsv/heldout50-clean.txt, heldout51.tsv/heldout51-clean.txt,
+# heldout52.tsv/heldout52-clean.txt and heldout53.tsv/heldout53-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -89,7 +89,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 49:heldout49.tsv:heldout49-clean.txt:TWILIO_ACCOUNT_SID=;SHOPIFY_API_KEY=" \
     "held-out set 50:heldout50.tsv:heldout50-clean.txt" \
     "held-out set 51:heldout51.tsv:heldout51-clean.txt" \
-    "held-out set 52:heldout52.tsv:heldout52-clean.txt" ; do
+    "held-out set 52:heldout52.tsv:heldout52-clean.txt" \
+    "held-out set 53:heldout53.tsv:heldout53-clean.txt:&session=" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -103,7 +104,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # mysql -p WORD, where WORD with a digit is taken for a password, as the
 # seed's "-p MyP@ssw0rd" is; heldout49: a Twilio Account SID again, and a
 # 32-hex value bound to SHOPIFY_API_KEY, which its writer calls public
-# and the rules redact as any *_API_KEY value is).
+# and the rules redact as any *_API_KEY value is; heldout53: a session id in
+# a URL's query, a bearer credential as in heldout12).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
