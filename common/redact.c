@@ -1050,6 +1050,35 @@ is_adyen_client_key(const char *s, size_t n)
  * (sed 's/^KEY=.*$/KEY=x/'), letters with a "your" part (ck_your_key, sk_live_YOUR_KEY_HERE), or a
  * PowerShell prompt or lookup cmdlet ($env:X = Read-Host -AsSecureString).
  */
+/*
+ * sk_test_<your key here> cut at the blank: a "<" and a placeholder word
+ * that runs to the end of the value.
+ */
+static int
+has_open_placeholder(const char *s, size_t n)
+{
+	static const char *const words[] = { "your", "the", "insert", "paste",
+	    "put", "replace", "enter", "generate", "add", "my", "key", "token",
+	    "secret", "api", "value", "password", NULL };
+	const char	*lt;
+	size_t		 i, w, rest;
+
+	if ((lt = memchr(s, '<', n)) == NULL || lt == s)
+		return 0;
+	rest = n - (size_t)(lt + 1 - s);
+	for (i = 0; i < rest; i++) {
+		if (!isalpha((unsigned char)lt[1 + i]) && lt[1 + i] != '_' &&
+		    lt[1 + i] != '-' && !(lt[1 + i] == '>' && i + 1 == rest))
+			return 0;
+	}
+	for (w = 0; words[w] != NULL; w++) {
+		if (rest >= strlen(words[w]) &&
+		    strncasecmp(lt + 1, words[w], strlen(words[w])) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static int
 is_template_value(const char *s, size_t n)
 {
@@ -1207,15 +1236,15 @@ is_fake_words(const char *s, size_t n)
 /*
  * gitlab-runner-token, db-credentials: the name of a secret object (a
  * Kubernetes Secret, a vault entry), lower-case words joined by "-"
- * whose last word says what it holds.  An ARN names a resource, even a
+ * whose last word says what it holds (not -key or -password: those
+ * are passphrases as often as names, ssh-keygen -N 'pi-cluster-key').  An ARN names a resource, even a
  * secret's.
  */
 static int
 is_secret_name(const char *s, size_t n)
 {
 	static const char *const lasts[] = { "token", "tokens", "secret",
-	    "secrets", "password", "passwords", "credentials", "creds", "key",
-	    "keys", NULL };
+	    "secrets", "credentials", "creds", NULL };
 	size_t	i, last = 0, parts = 1, k;
 
 	if (n > 8 && (strncmp(s, "arn:aws:", 8) == 0 ||
@@ -1450,7 +1479,8 @@ is_placeholder(const char *s, size_t n)
 	if (is_placeholder_name(s, n) || is_masked_token(s, n) ||
 	    is_template_value(s, n) || is_replace_me(s, n) ||
 	    is_brace_name(s, n) || is_masked_path(s, n) ||
-	    is_fake_words(s, n) || is_secret_name(s, n))
+	    is_fake_words(s, n) || is_secret_name(s, n) ||
+	    has_open_placeholder(s, n))
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
