@@ -402,6 +402,7 @@ static const char *const heldout_files[] = {
 	"heldout59.tsv",
 	"heldout60.tsv",
 	"heldout61.tsv",
+	"heldout62.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
