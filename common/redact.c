@@ -1108,6 +1108,13 @@ is_template_value(const char *s, size_t n)
 		if (i == n)
 			return 1;
 	}
+	/* sk-...your-key-here...: a short prefix, then "..." */
+	for (i = 0; i < n && i < 12 && (islower((unsigned char)s[i]) ||
+	    s[i] == '-' || s[i] == '_'); i++)
+		;
+	if (i > 1 && i + 3 < n && memcmp(s + i, "...", 3) == 0 &&
+	    (s[i - 1] == '-' || s[i - 1] == '_'))
+		return 1;
 	if (n >= 4 && n <= 24 && memcmp(s + n - 3, "...", 3) == 0) {
 		for (i = 0; i + 3 < n; i++) {
 			if (!isalnum((unsigned char)s[i]) && s[i] != '-' &&

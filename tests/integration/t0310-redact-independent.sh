@@ -27,8 +27,8 @@
 # heldout46.tsv/heldout46-clean.txt, heldout47.tsv/heldout47-clean.txt,
 # heldout48.tsv/heldout48-clean.txt, heldout49.tsv/heldout49-clean.txt,
 # heldout50.tsv/heldout50-clean.txt, heldout51.tsv/heldout51-clean.txt,
-# heldout52.tsv/heldout52-clean.txt, heldout53.tsv/heldout53-clean.txt and
-# heldout54.tsv/heldout54-clean.txt):
+# heldout52.tsv/heldout52-clean.txt, heldout53.tsv/heldout53-clean.txt,
+# heldout54.tsv/heldout54-clean.txt and heldout55.tsv/heldout55-clean.txt):
 # at least 99% of the secret substrings must be gone, and no secret-free
 # command may change.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -92,7 +92,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 51:heldout51.tsv:heldout51-clean.txt" \
     "held-out set 52:heldout52.tsv:heldout52-clean.txt" \
     "held-out set 53:heldout53.tsv:heldout53-clean.txt:&session=" \
-    "held-out set 54:heldout54.tsv:heldout54-clean.txt://postgres:;SENTRY_DSN=https://;B2_ACCOUNT_ID=" ; do
+    "held-out set 54:heldout54.tsv:heldout54-clean.txt://postgres:;SENTRY_DSN=https://;B2_ACCOUNT_ID=" \
+    "held-out set 55:heldout55.tsv:heldout55-clean.txt:TWILIO_ACCOUNT_SID=" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -109,7 +110,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # and the rules redact as any *_API_KEY value is; heldout53: a session id in
 # a URL's query, a bearer credential as in heldout12; heldout54: a local
 # postgres:postgres@ password, a Sentry DSN's key as in heldout28, and a
-# B2 key id given as B2_ACCOUNT_ID, redacted as AWS key ids are).
+# B2 key id given as B2_ACCOUNT_ID, redacted as AWS key ids are; heldout55:
+# a Twilio Account SID again).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
