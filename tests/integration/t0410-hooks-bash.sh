@@ -154,8 +154,9 @@ t_chain() {
 	n0=$(pcs)
 	tsend b1 'echo pc=$__pc'
 	tsend b1 'echo pc=$__pc'
-	# Both outputs, not just the first (the second may not be drawn yet).
-	for i in $(seq 100); do
+	# Both outputs, not just the first (the second may not be drawn yet;
+	# under ASan on a loaded machine that took more than 10 s once).
+	for i in $(seq 300); do
 		[ "$(pcs)" -ge $((n0 + 2)) ] && break
 		sleep 0.1
 	done
