@@ -2179,12 +2179,8 @@ judge_deletes(struct judge *j, const char *code, int depth)
 				continue;
 			/* R's unlink(x, recursive = TRUE), and the like. */
 			rec = calls[i].recursive;
-			if (!rec && (close = call_close(e)) != NULL) {
-				char *call = xstrndup(e, close - e);
-
-				rec = strstr(call, "recursive") != NULL;
-				free(call);
-			}
+			if (!rec && (close = call_close(e)) != NULL)
+				rec = memmem(e, close - e, "recursive", 9) != NULL;
 			/*
 			 * A recursive call on a relative literal too:
 			 * rmtree('.') is rm -rf ., rmtree('checkpoints')

@@ -978,6 +978,19 @@ static const char *const env_lookups[] = {
  * Words of an upper-case placeholder name: PASSWORD, DB_PASSWORD, API_KEY,
  * ACCESS_TOKEN (postgresql://USER:PASSWORD@localhost in an .env.example).
  */
+/* Whether s[0..n) is one of the words of v, in any case. */
+static int
+is_word_of(const char *const *v, const char *s, size_t n)
+{
+	size_t	w;
+
+	for (w = 0; v[w] != NULL; w++) {
+		if (strlen(v[w]) == n && strncasecmp(s, v[w], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static const char *const placeholder_words[] = {
 	"PASSWORD", "PASSWD", "PASSPHRASE", "PASS", "PWD", "PW", "SECRET",
 	"TOKEN", "KEY", "APIKEY", "CREDENTIAL", "CREDENTIALS", "REDACTED",
@@ -992,7 +1005,7 @@ static const char *const placeholder_words[] = {
 static int
 is_placeholder_name(const char *s, size_t n)
 {
-	size_t	i, j, w;
+	size_t	i, j;
 	int	lower = 0, under = 0;
 
 	for (i = 0; i < n; i++) {
@@ -1014,11 +1027,8 @@ is_placeholder_name(const char *s, size_t n)
 	for (i = 0; i < n; i = j + 1) {
 		for (j = i; j < n && s[j] != '_'; j++)
 			;
-		for (w = 0; placeholder_words[w] != NULL; w++) {
-			if (strlen(placeholder_words[w]) == j - i &&
-			    strncasecmp(s + i, placeholder_words[w], j - i) == 0)
-				return 1;
-		}
+		if (is_word_of(placeholder_words, s + i, j - i))
+			return 1;
 	}
 	return 0;
 }
@@ -1044,12 +1054,6 @@ is_adyen_client_key(const char *s, size_t n)
 	return 1;
 }
 
-/*
- * An elided or template value: a short provider prefix then "..."
- * (sk-..., sk-proj-...), a regular expression that starts with .* or .+
- * (sed 's/^KEY=.*$/KEY=x/'), letters with a "your" part (ck_your_key, sk_live_YOUR_KEY_HERE), or a
- * PowerShell prompt or lookup cmdlet ($env:X = Read-Host -AsSecureString).
- */
 /*
  * sk_test_<your key here> cut at the blank: a "<" and a placeholder word
  * that runs to the end of the value.
@@ -1079,6 +1083,12 @@ has_open_placeholder(const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * An elided or template value: a short provider prefix then "..."
+ * (sk-..., sk-proj-...), a regular expression that starts with .* or .+
+ * (sed 's/^KEY=.*$/KEY=x/'), letters with a "your" part (ck_your_key, sk_live_YOUR_KEY_HERE), or a
+ * PowerShell prompt or lookup cmdlet ($env:X = Read-Host -AsSecureString).
+ */
 static int
 is_template_value(const char *s, size_t n)
 {
@@ -1222,7 +1232,7 @@ is_fake_words(const char *s, size_t n)
 {
 	static const char *const fakes[] = { "fake", "dummy", "placeholder",
 	    "example", "sample", "redacted", NULL };
-	size_t	i, j, k;
+	size_t	i, j;
 
 	for (i = 0; i < n; i++) {
 		if (!islower((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
@@ -1231,11 +1241,8 @@ is_fake_words(const char *s, size_t n)
 	for (i = 0; i < n; i = j + 1) {
 		for (j = i; j < n && s[j] != '-' && s[j] != '_'; j++)
 			;
-		for (k = 0; fakes[k] != NULL; k++) {
-			if (strlen(fakes[k]) == j - i &&
-			    memcmp(s + i, fakes[k], j - i) == 0)
-				return 1;
-		}
+		if (is_word_of(fakes, s + i, j - i))
+			return 1;
 	}
 	return 0;
 }
@@ -1244,15 +1251,15 @@ is_fake_words(const char *s, size_t n)
  * gitlab-runner-token, db-credentials: the name of a secret object (a
  * Kubernetes Secret, a vault entry), lower-case words joined by "-"
  * whose last word says what it holds (not -key or -password: those
- * are passphrases as often as names, ssh-keygen -N 'pi-cluster-key').  An ARN names a resource, even a
- * secret's.
+ * are passphrases as often as names, ssh-keygen -N 'pi-cluster-key').
+ * An ARN names a resource, even a secret's.
  */
 static int
 is_secret_name(const char *s, size_t n)
 {
 	static const char *const lasts[] = { "token", "tokens", "secret",
 	    "secrets", "credentials", "creds", NULL };
-	size_t	i, last = 0, parts = 1, k;
+	size_t	i, last = 0, parts = 1;
 
 	if (n > 8 && (strncmp(s, "arn:aws:", 8) == 0 ||
 	    strncmp(s, "arn:aws-", 8) == 0))
@@ -1271,12 +1278,7 @@ is_secret_name(const char *s, size_t n)
 	}
 	if (parts < 2)
 		return 0;
-	for (k = 0; lasts[k] != NULL; k++) {
-		if (strlen(lasts[k]) == n - last &&
-		    memcmp(s + last, lasts[k], n - last) == 0)
-			return 1;
-	}
-	return 0;
+	return is_word_of(lasts, s + last, n - last);
 }
 
 /*
