@@ -404,6 +404,7 @@ static const char *const heldout_files[] = {
 	"heldout61.tsv",
 	"heldout62.tsv",
 	"heldout63.tsv",
+	"heldout64.tsv",
 	"heldout65.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
