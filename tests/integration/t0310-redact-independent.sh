@@ -67,7 +67,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 52:heldout52.tsv:heldout52-clean.txt" \
     "held-out set 53:heldout53.tsv:heldout53-clean.txt:&session=" \
     "held-out set 54:heldout54.tsv:heldout54-clean.txt://postgres:;SENTRY_DSN=https://;B2_ACCOUNT_ID=" \
-    "held-out set 55:heldout55.tsv:heldout55-clean.txt:TWILIO_ACCOUNT_SID=" ; do
+    "held-out set 55:heldout55.tsv:heldout55-clean.txt:TWILIO_ACCOUNT_SID=" \
+    "held-out set 56:heldout56.tsv:heldout56-clean.txt:s/appl_[A-Za-z0-9]*/;REVENUECAT_ANDROID_PUBLIC_KEY=" \
+    "held-out set 57:heldout57.tsv:heldout57-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -85,7 +87,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # a URL's query, a bearer credential as in heldout12; heldout54: a local
 # postgres:postgres@ password, a Sentry DSN's key as in heldout28, and a
 # B2 key id given as B2_ACCOUNT_ID, redacted as AWS key ids are; heldout55:
-# a Twilio Account SID again).
+# a Twilio Account SID again; heldout56: RevenueCat's appl_/goog_ SDK keys,
+# which its writer calls public and the rules redact, as heldout17's
+# writer asked: they name the account).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
