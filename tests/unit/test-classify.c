@@ -406,6 +406,8 @@ static const char *const heldout_files[] = {
 	"heldout63.tsv",
 	"heldout64.tsv",
 	"heldout65.tsv",
+	"heldout66.tsv",
+	"heldout67.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
