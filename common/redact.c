@@ -27,6 +27,7 @@
 #include <math.h>
 #include <pcre2.h>
 #include <pwd.h>
+#include <sodium.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,7 @@ struct rrule {
 	pcre2_code	**allow;
 	unsigned char	*allow_jit;	/* per allow: 0 untried, 1 JIT, 2 not */
 	size_t		 nallow;
+	pcre2_code	*decoded;	/* a base64 secret's decoding must match */
 	char		**keywords;
 	size_t		 nkeywords;
 	int		 prio;		/* wins ties of equal length */
@@ -324,6 +326,8 @@ rule_release(struct rrule *ru)
 		pcre2_code_free(ru->allow[i]);
 	free(ru->allow_jit);
 	free(ru->allow);
+	if (ru->decoded != NULL)
+		pcre2_code_free(ru->decoded);
 	for (i = 0; i < ru->nkeywords; i++)
 		free(ru->keywords[i]);
 	free(ru->keywords);
@@ -411,7 +415,8 @@ rule_add_keywords(struct rrule *ru, const char *list)
 
 static const char *const rule_keys[] = {
 	"type", "pattern", "label", "keywords", "entropy", "level", "allow",
-	"example", "negative", "rewrite", "description", "shape", NULL
+	"example", "negative", "rewrite", "description", "shape", "decoded",
+	NULL
 };
 
 static int
@@ -524,6 +529,14 @@ rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
 			goto fail;
 		}
 		ru->nallow++;
+	}
+	if ((v = rule_get(st, "decoded")) != NULL &&
+	    (ru->decoded = rule_pcre(v, 0, &msg)) == NULL) {
+		char *m = msg;
+
+		xasprintf(&msg, "decoded: %s", m);
+		free(m);
+		goto fail;
 	}
 	return 0;
 
@@ -1592,6 +1605,39 @@ rule_allows(struct redactor *r, struct rrule *ru, const char *s,
 	return 0;
 }
 
+/*
+ * A rule's decoded pattern: a base64 secret whose decoding is text is kept
+ * only when that text matches (echo '{"region":"eu-west-1"}' in base64 |
+ * base64 -d is a config, not a credential).  What does not decode, or
+ * decodes to binary (a raw key), is kept.
+ */
+static int
+decoded_matches(struct redactor *r, struct rrule *ru, const char *s,
+    size_t n)
+{
+	unsigned char	*bin;
+	size_t		 binlen, b64len = n, i;
+	int		 rc;
+
+	while (b64len > 0 && s[b64len - 1] == '=')
+		b64len--;
+	bin = xmalloc(b64len / 4 * 3 + 3);
+	if (sodium_base642bin(bin, b64len / 4 * 3 + 3, s, b64len, NULL,
+	    &binlen, NULL, sodium_base64_VARIANT_ORIGINAL_NO_PADDING) != 0) {
+		free(bin);
+		return 1;
+	}
+	for (i = 0; i < binlen; i++) {
+		if ((bin[i] < 0x20 && !isspace(bin[i])) || bin[i] == 0x7f)
+			break;
+	}
+	rc = i < binlen ? 0 :
+	    pcre2_match(ru->decoded, bin, binlen, 0, 0, r->md, r->mctx);
+	sodium_memzero(bin, binlen);
+	free(bin);
+	return rc >= 0;
+}
+
 static void
 spans_add(struct spans *sp, size_t start, size_t end, size_t rule)
 {
@@ -1849,6 +1895,8 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 		if (ru->entropy > 0 && entropy_of(in + s, e - s) < ru->entropy)
 			continue;
 		if (rule_allows(r, ru, in + s, e - s))
+			continue;
+		if (ru->decoded != NULL && !decoded_matches(r, ru, in + s, e - s))
 			continue;
 		spans_add(sp, s, e, idx);
 		if (first_only)

@@ -69,7 +69,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 54:heldout54.tsv:heldout54-clean.txt://postgres:;SENTRY_DSN=https://;B2_ACCOUNT_ID=" \
     "held-out set 55:heldout55.tsv:heldout55-clean.txt:TWILIO_ACCOUNT_SID=" \
     "held-out set 56:heldout56.tsv:heldout56-clean.txt:s/appl_[A-Za-z0-9]*/;REVENUECAT_ANDROID_PUBLIC_KEY=" \
-    "held-out set 57:heldout57.tsv:heldout57-clean.txt" ; do
+    "held-out set 57:heldout57.tsv:heldout57-clean.txt" \
+    "held-out set 58:heldout58.tsv:heldout58-clean.txt:.json\" -u \";TWILIO_ACCOUNT_SID=" \
+    "held-out set 59:heldout59.tsv:heldout59-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -89,7 +91,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # B2 key id given as B2_ACCOUNT_ID, redacted as AWS key ids are; heldout55:
 # a Twilio Account SID again; heldout56: RevenueCat's appl_/goog_ SDK keys,
 # which its writer calls public and the rules redact, as heldout17's
-# writer asked: they name the account).
+# writer asked: they name the account; heldout58: a Twilio Account SID
+# again).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
