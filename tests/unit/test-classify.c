@@ -408,6 +408,8 @@ static const char *const heldout_files[] = {
 	"heldout65.tsv",
 	"heldout66.tsv",
 	"heldout67.tsv",
+	"heldout68.tsv",
+	"heldout69.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
