@@ -1892,6 +1892,20 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 		if (ru->rewrite != REWRITE_PATH && is_placeholder(in + s, e - s) &&
 		    !single_quoted_literal(in, len, s, e))
 			continue;
+		/*
+		 * STRIPE_SECRET=sk_live_<your-secret-key>: the value stops at
+		 * the '<' of a placeholder that finishes it.
+		 */
+		if (ru->rewrite != REWRITE_PATH && e < len && in[e] == '<') {
+			size_t	w = e;
+
+			while (w < len && w - e < 64 &&
+			    !isspace((unsigned char)in[w]) && in[w] != '"' &&
+			    in[w] != '\'')
+				w++;
+			if (has_open_placeholder(in + s, w - s))
+				continue;
+		}
 		if (ru->entropy > 0 && entropy_of(in + s, e - s) < ru->entropy)
 			continue;
 		if (rule_allows(r, ru, in + s, e - s))

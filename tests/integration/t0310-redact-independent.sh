@@ -71,7 +71,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 56:heldout56.tsv:heldout56-clean.txt:s/appl_[A-Za-z0-9]*/;REVENUECAT_ANDROID_PUBLIC_KEY=" \
     "held-out set 57:heldout57.tsv:heldout57-clean.txt" \
     "held-out set 58:heldout58.tsv:heldout58-clean.txt:.json\" -u \";TWILIO_ACCOUNT_SID=" \
-    "held-out set 59:heldout59.tsv:heldout59-clean.txt" ; do
+    "held-out set 59:heldout59.tsv:heldout59-clean.txt" \
+    "held-out set 60:heldout60.tsv:heldout60-clean.txt" \
+    "held-out set 61:heldout61.tsv:heldout61-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
