@@ -410,6 +410,8 @@ static const char *const heldout_files[] = {
 	"heldout67.tsv",
 	"heldout68.tsv",
 	"heldout69.tsv",
+	"heldout70.tsv",
+	"heldout71.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
