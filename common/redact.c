@@ -43,7 +43,7 @@
 #define REDACT_JIT_STACK_MAX	(1024 * 1024)
 #define REDACT_DEPTH_LIMIT	5000
 #define REDACT_HEAP_LIMIT	(8 * 1024)	/* KiB, interpreter only */
-#define REDACT_MAX_SECRET_NAMES	16
+#define REDACT_MAX_SECRET_NAMES	64
 
 enum rewrite {
 	REWRITE_LABEL,		/* replace the secret by the label */
@@ -73,6 +73,7 @@ struct rrule {
 	unsigned char	*allow_jit;	/* per allow: 0 untried, 1 JIT, 2 not */
 	size_t		 nallow;
 	pcre2_code	*decoded;	/* a base64 secret's decoding must match */
+	int		 decoded_text;	/* ... and be text (decoded-text) */
 	char		**keywords;
 	size_t		 nkeywords;
 	int		 prio;		/* wins ties of equal length */
@@ -383,8 +384,10 @@ rule_secret_groups(struct rrule *ru)
 
 		if (strcmp((const char *)e + 2, "secret") != 0)
 			continue;
-		if (ru->ngroups < REDACT_MAX_SECRET_NAMES)
-			ru->groups[ru->ngroups++] = ((uint32_t)e[0] << 8) | e[1];
+		/* More would be ignored: the pattern is refused instead. */
+		if (ru->ngroups == REDACT_MAX_SECRET_NAMES)
+			return -1;
+		ru->groups[ru->ngroups++] = ((uint32_t)e[0] << 8) | e[1];
 	}
 	return ru->ngroups == 0 ? -1 : 0;
 }
@@ -416,7 +419,7 @@ rule_add_keywords(struct rrule *ru, const char *list)
 static const char *const rule_keys[] = {
 	"type", "pattern", "label", "keywords", "entropy", "level", "allow",
 	"example", "negative", "rewrite", "description", "shape", "decoded",
-	NULL
+	"decoded-text", NULL
 };
 
 static int
@@ -511,7 +514,10 @@ rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
 	if ((ru->re = rule_pcre(pat, 1, &msg)) == NULL)
 		goto fail;
 	if (rule_secret_groups(ru) != 0) {
-		msg = xstrdup("pattern has no (?<secret>...) group");
+		msg = ru->ngroups == 0 ?
+		    xstrdup("pattern has no (?<secret>...) group") :
+		    xstrdup("pattern has too many (?<secret>...) groups (64 at "
+		    "most; %VAL% has six)");
 		goto fail;
 	}
 	pos = 0;
@@ -530,8 +536,11 @@ rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
 		}
 		ru->nallow++;
 	}
-	if ((v = rule_get(st, "decoded")) != NULL &&
-	    (ru->decoded = rule_pcre(v, 0, &msg)) == NULL) {
+	if ((v = rule_get(st, "decoded-text")) != NULL)
+		ru->decoded_text = 1;
+	else
+		v = rule_get(st, "decoded");
+	if (v != NULL && (ru->decoded = rule_pcre(v, 0, &msg)) == NULL) {
 		char *m = msg;
 
 		xasprintf(&msg, "decoded: %s", m);
@@ -1609,7 +1618,8 @@ rule_allows(struct redactor *r, struct rrule *ru, const char *s,
  * A rule's decoded pattern: a base64 secret whose decoding is text is kept
  * only when that text matches (echo '{"region":"eu-west-1"}' in base64 |
  * base64 -d is a config, not a credential).  What does not decode, or
- * decodes to binary (a raw key), is kept.
+ * decodes to binary (a raw key), is kept, unless the rule says
+ * decoded-text: then only matching text is.
  */
 static int
 decoded_matches(struct redactor *r, struct rrule *ru, const char *s,
@@ -1625,13 +1635,13 @@ decoded_matches(struct redactor *r, struct rrule *ru, const char *s,
 	if (sodium_base642bin(bin, b64len / 4 * 3 + 3, s, b64len, NULL,
 	    &binlen, NULL, sodium_base64_VARIANT_ORIGINAL_NO_PADDING) != 0) {
 		free(bin);
-		return 1;
+		return !ru->decoded_text;
 	}
 	for (i = 0; i < binlen; i++) {
 		if ((bin[i] < 0x20 && !isspace(bin[i])) || bin[i] == 0x7f)
 			break;
 	}
-	rc = i < binlen ? 0 :
+	rc = i < binlen ? (ru->decoded_text ? -1 : 0) :
 	    pcre2_match(ru->decoded, bin, binlen, 0, 0, r->md, r->mctx);
 	sodium_memzero(bin, binlen);
 	free(bin);

@@ -73,7 +73,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 58:heldout58.tsv:heldout58-clean.txt:.json\" -u \";TWILIO_ACCOUNT_SID=" \
     "held-out set 59:heldout59.tsv:heldout59-clean.txt" \
     "held-out set 60:heldout60.tsv:heldout60-clean.txt" \
-    "held-out set 61:heldout61.tsv:heldout61-clean.txt" ; do
+    "held-out set 61:heldout61.tsv:heldout61-clean.txt" \
+    "held-out set 62:heldout62.tsv:heldout62-clean.txt" \
+    "held-out set 63:heldout63.tsv:heldout63-clean.txt:--access-key-id ;2010-04-01/Accounts/" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -94,7 +96,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # a Twilio Account SID again; heldout56: RevenueCat's appl_/goog_ SDK keys,
 # which its writer calls public and the rules redact, as heldout17's
 # writer asked: they name the account; heldout58: a Twilio Account SID
-# again).
+# again; heldout63: AWS access key ids given to --access-key-id, redacted
+# as everywhere, and a Twilio Account SID).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
