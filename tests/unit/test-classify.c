@@ -412,6 +412,8 @@ static const char *const heldout_files[] = {
 	"heldout69.tsv",
 	"heldout70.tsv",
 	"heldout71.tsv",
+	"heldout72.tsv",
+	"heldout73.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
