@@ -1391,6 +1391,8 @@ is_placeholder(const char *s, size_t n)
 	 * the published password of Android's debug keystore.
 	 */
 	if ((n == 4 && memcmp(s, "test", 4) == 0) ||
+	    (n >= 8 && n <= 9 && strncasecmp(s, "redacted", 8) == 0 &&
+	    (n == 8 || !isalnum((unsigned char)s[8]))) ||
 	    (n == 7 && memcmp(s, "testing", 7) == 0) ||
 	    (n == 8 && memcmp(s, "password", 8) == 0) ||
 	    (n == 6 && memcmp(s, "secret", 6) == 0) ||
@@ -1897,6 +1899,23 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 		    (nl = memmem(in + s + 1, e - s - 1, "\\n", 2)) != NULL &&
 		    is_placeholder(in + s, (size_t)(nl - (in + s)))) {
 			off = (size_t)(nl - in) + 2;
+			continue;
+		}
+		/*
+		 * printf 'A_SECRET=\nB_SECRET=\n': an empty value, then the
+		 * next line of the file.
+		 */
+		if (ru->rewrite != REWRITE_PATH && e - s >= 2 &&
+		    in[s] == '\\' && in[s + 1] == 'n')
+			continue;
+		/*
+		 * sed 's/KEY: .*\/KEY: VALUE/': a value that starts with .* is
+		 * the regular expression; the search goes on after it, to the
+		 * replacement.
+		 */
+		if (ru->rewrite != REWRITE_PATH && e - s > 2 && in[s] == '.' &&
+		    (in[s + 1] == '*' || in[s + 1] == '+')) {
+			off = s + 2;
 			continue;
 		}
 		if (ru->rewrite != REWRITE_PATH && is_placeholder(in + s, e - s) &&

@@ -75,7 +75,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 60:heldout60.tsv:heldout60-clean.txt" \
     "held-out set 61:heldout61.tsv:heldout61-clean.txt" \
     "held-out set 62:heldout62.tsv:heldout62-clean.txt" \
-    "held-out set 63:heldout63.tsv:heldout63-clean.txt:--access-key-id ;2010-04-01/Accounts/" ; do
+    "held-out set 63:heldout63.tsv:heldout63-clean.txt:--access-key-id ;2010-04-01/Accounts/" \
+    "held-out set 64:heldout64.tsv:heldout64-clean.txt" \
+    "held-out set 65:heldout65.tsv:heldout65-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
