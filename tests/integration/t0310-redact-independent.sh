@@ -79,7 +79,7 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 64:heldout64.tsv:heldout64-clean.txt" \
     "held-out set 65:heldout65.tsv:heldout65-clean.txt" \
     "held-out set 66:heldout66.tsv:heldout66-clean.txt" \
-    "held-out set 67:heldout67.tsv:heldout67-clean.txt:-u public-client:" ; do
+    "held-out set 67:heldout67.tsv:heldout67-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -101,8 +101,7 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # which its writer calls public and the rules redact, as heldout17's
 # writer asked: they name the account; heldout58: a Twilio Account SID
 # again; heldout63: AWS access key ids given to --access-key-id, redacted
-# as everywhere, and a Twilio Account SID; heldout67: Datto's documented
-# public-client:public login, redacted as any curl -u USER:PASSWORD is).
+# as everywhere, and a Twilio Account SID).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
