@@ -416,6 +416,7 @@ static const char *const heldout_files[] = {
 	"heldout73.tsv",
 	"heldout74.tsv",
 	"heldout75.tsv",
+	"heldout76.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
