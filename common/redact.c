@@ -1629,7 +1629,7 @@ decoded_matches(struct redactor *r, struct rrule *ru, const char *s,
 {
 	unsigned char	*bin;
 	size_t		 binlen, b64len = n, i;
-	int		 rc;
+	int		 keep;
 
 	while (b64len > 0 && s[b64len - 1] == '=')
 		b64len--;
@@ -1643,11 +1643,14 @@ decoded_matches(struct redactor *r, struct rrule *ru, const char *s,
 		if ((bin[i] < 0x20 && !isspace(bin[i])) || bin[i] == 0x7f)
 			break;
 	}
-	rc = i < binlen ? (ru->decoded_text ? -1 : 0) :
-	    pcre2_match(ru->decoded, bin, binlen, 0, 0, r->md, r->mctx);
+	if (i < binlen)		/* bytes, not text */
+		keep = !ru->decoded_text;
+	else
+		keep = pcre2_match(ru->decoded, bin, binlen, 0, 0, r->md,
+		    r->mctx) >= 0;
 	sodium_memzero(bin, binlen);
 	free(bin);
-	return rc >= 0;
+	return keep;
 }
 
 static void
