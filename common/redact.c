@@ -1478,6 +1478,9 @@ is_placeholder(const char *s, size_t n)
 	/* A secret reference: op://vault/item/field (1Password). */
 	if (n > 5 && strncmp(s, "op://", 5) == 0)
 		return 1;
+	/* Home Assistant's reference to secrets.yaml: !secret NAME. */
+	if (n > 7 && strncmp(s, "!secret", 7) == 0)
+		return 1;
 	/* Azure App Service's Key Vault reference. */
 	if (n > 20 && strncmp(s, "@Microsoft.KeyVault(", 20) == 0)
 		return 1;

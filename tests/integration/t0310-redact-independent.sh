@@ -80,7 +80,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 65:heldout65.tsv:heldout65-clean.txt" \
     "held-out set 66:heldout66.tsv:heldout66-clean.txt" \
     "held-out set 67:heldout67.tsv:heldout67-clean.txt" \
-    "held-out set 68:heldout68.tsv:heldout68-clean.txt" ; do
+    "held-out set 68:heldout68.tsv:heldout68-clean.txt" \
+    "held-out set 69:heldout69.tsv:heldout69-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
