@@ -1478,6 +1478,10 @@ is_placeholder(const char *s, size_t n)
 	/* A secret reference: op://vault/item/field (1Password). */
 	if (n > 5 && strncmp(s, "op://", 5) == 0)
 		return 1;
+	/* A Secret Manager reference: NAME:latest (gcloud --set-secrets). */
+	if (n > 7 && memcmp(s + n - 7, ":latest", 7) == 0 &&
+	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n - 7)
+		return 1;
 	/* Home Assistant's reference to secrets.yaml: !secret NAME. */
 	if (n > 7 && strncmp(s, "!secret", 7) == 0)
 		return 1;

@@ -81,7 +81,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 66:heldout66.tsv:heldout66-clean.txt" \
     "held-out set 67:heldout67.tsv:heldout67-clean.txt" \
     "held-out set 68:heldout68.tsv:heldout68-clean.txt" \
-    "held-out set 69:heldout69.tsv:heldout69-clean.txt" ; do
+    "held-out set 69:heldout69.tsv:heldout69-clean.txt" \
+    "held-out set 70:heldout70.tsv:heldout70-clean.txt:--access-key-id " ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -103,7 +104,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # which its writer calls public and the rules redact, as heldout17's
 # writer asked: they name the account; heldout58: a Twilio Account SID
 # again; heldout63: AWS access key ids given to --access-key-id, redacted
-# as everywhere, and a Twilio Account SID).
+# as everywhere, and a Twilio Account SID; heldout70: an AWS access key
+# id given to --access-key-id again).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
