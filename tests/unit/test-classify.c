@@ -420,6 +420,7 @@ static const char *const heldout_files[] = {
 	"heldout77.tsv",
 	"heldout78.tsv",
 	"heldout79.tsv",
+	"heldout80.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
