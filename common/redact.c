@@ -1482,6 +1482,12 @@ is_placeholder(const char *s, size_t n)
 	if (n > 7 && memcmp(s + n - 7, ":latest", 7) == 0 &&
 	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n - 7)
 		return 1;
+	/* A file the secret is read from: /dev/shm/X, /run/secrets/X, /dev/fd/N. */
+	if ((n > 9 && strncmp(s, "/dev/shm/", 9) == 0) ||
+	    (n > 13 && strncmp(s, "/run/secrets/", 13) == 0) ||
+	    (n > 8 && strncmp(s, "/dev/fd/", 8) == 0) ||
+	    (n == 10 && strncmp(s, "/dev/stdin", 10) == 0))
+		return 1;
 	/* Home Assistant's reference to secrets.yaml: !secret NAME. */
 	if (n > 7 && strncmp(s, "!secret", 7) == 0)
 		return 1;
