@@ -422,6 +422,7 @@ static const char *const heldout_files[] = {
 	"heldout79.tsv",
 	"heldout80.tsv",
 	"heldout81.tsv",
+	"heldout82.tsv",
 	"heldout83.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
