@@ -1397,6 +1397,7 @@ is_placeholder(const char *s, size_t n)
 	    (n == 8 && memcmp(s, "password", 8) == 0) ||
 	    (n == 6 && memcmp(s, "secret", 6) == 0) ||
 	    (n == 8 && memcmp(s, "changeme", 8) == 0) ||
+	    (n == 10 && strncasecmp(s, "!changeme!", 10) == 0) ||
 	    (n == 7 && memcmp(s, "android", 7) == 0))
 		return 1;
 	/* hydra's form markers: user=^USER^&pass=^PASS^ */
