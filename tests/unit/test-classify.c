@@ -424,6 +424,7 @@ static const char *const heldout_files[] = {
 	"heldout81.tsv",
 	"heldout82.tsv",
 	"heldout83.tsv",
+	"heldout84.tsv",
 	"heldout85.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
