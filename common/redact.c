@@ -1484,8 +1484,8 @@ is_placeholder(const char *s, size_t n)
 	    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n - 7)
 		return 1;
 	/* A regex fragment in a sed expression: s/(token = ")[^"]+/.../ */
-	if ((n > 2 && s[0] == ')' && s[1] == '[') ||
-	    (n > 2 && s[0] == '[' && s[1] == '^'))
+	if ((n >= 2 && s[0] == ')' && s[1] == '[') ||
+	    (n >= 2 && s[0] == '[' && s[1] == '^'))
 		return 1;
 	/* A file the secret is read from: /dev/shm/X, /run/secrets/X, /dev/fd/N. */
 	if ((n > 9 && strncmp(s, "/dev/shm/", 9) == 0) ||
