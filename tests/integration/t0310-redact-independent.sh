@@ -89,6 +89,7 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 74:heldout74.tsv:heldout74-clean.txt" \
     "held-out set 75:heldout75.tsv:heldout75-clean.txt" \
     "held-out set 76:heldout76.tsv:heldout76-clean.txt" \
+    "held-out set 77:heldout77.tsv:heldout77-clean.txt:2010-04-01/Accounts/" \
     "held-out set 78:heldout78.tsv:heldout78-clean.txt:aws_access_key_id ;--access-key-id " ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
