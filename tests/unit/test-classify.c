@@ -426,6 +426,7 @@ static const char *const heldout_files[] = {
 	"heldout83.tsv",
 	"heldout84.tsv",
 	"heldout85.tsv",
+	"heldout86.tsv",
 	"heldout87.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
