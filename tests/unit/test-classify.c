@@ -428,6 +428,7 @@ static const char *const heldout_files[] = {
 	"heldout85.tsv",
 	"heldout86.tsv",
 	"heldout87.tsv",
+	"heldout88.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
