@@ -2866,6 +2866,9 @@ static const struct opt_console opt_consoles[] = {
 	{ "lando", "ssh", NULL, "--command", "-c" },
 	{ "nix-shell", NULL, NULL, "--run", "--command" },
 	{ "railway", "ssh", NULL, "--command", NULL },
+	{ "copilot", "svc", "exec", "--command", "-c" },
+	{ "copilot", "task", "exec", "--command", "-c" },
+	{ "aws", "ecs", "execute-command", "--command", NULL },
 };
 
 /* Judge the text that a command executes (sh -c, ssh, eval, ...). */
@@ -2969,7 +2972,8 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 	 * option: fly ssh console -C CMD, gcloud compute ssh H --command=CMD,
 	 * az vm run-command invoke --scripts CMD, doctl compute ssh H
 	 * --ssh-command CMD, eb ssh -c CMD, lando ssh -c CMD, nix-shell
-	 * --run CMD.
+	 * --run CMD, copilot svc exec -c CMD, aws ecs execute-command
+	 * --command CMD.
 	 */
 	for (k = 0; k < nitems(opt_consoles); k++) {
 		const struct opt_console *oc = &opt_consoles[k];
