@@ -429,6 +429,7 @@ static const char *const heldout_files[] = {
 	"heldout86.tsv",
 	"heldout87.tsv",
 	"heldout88.tsv",
+	"heldout89.tsv",
 	"heldout90.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
