@@ -2869,6 +2869,7 @@ static const struct opt_console opt_consoles[] = {
 	{ "copilot", "svc", "exec", "--command", "-c" },
 	{ "copilot", "task", "exec", "--command", "-c" },
 	{ "aws", "ecs", "execute-command", "--command", NULL },
+	{ "az", "aks", "command", "--command", "-c" },
 };
 
 /* Judge the text that a command executes (sh -c, ssh, eval, ...). */
@@ -2973,7 +2974,7 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 	 * az vm run-command invoke --scripts CMD, doctl compute ssh H
 	 * --ssh-command CMD, eb ssh -c CMD, lando ssh -c CMD, nix-shell
 	 * --run CMD, copilot svc exec -c CMD, aws ecs execute-command
-	 * --command CMD.
+	 * --command CMD, az aks command invoke --command CMD.
 	 */
 	for (k = 0; k < nitems(opt_consoles); k++) {
 		const struct opt_console *oc = &opt_consoles[k];
