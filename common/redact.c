@@ -993,6 +993,7 @@ static const char *const env_lookups[] = {
 	"os.environ", "os.getenv", "os.Getenv", "process.env", "ENV",
 	"ENV.fetch", "System.getenv", "Sys.getenv", "getenv", "Deno.env.get",
 	"Environment.GetEnvironmentVariable", "std::env::var", "env::var",
+	"env",		/* jq: env.NAME */
 	NULL
 };
 
@@ -1535,6 +1536,14 @@ is_placeholder(const char *s, size_t n)
 		return 1;
 	if (s[0] == '<' && s[n - 1] == '>')
 		return 1;
+	/* [hidden], [masked]: a bracketed word standing for the value. */
+	if (n >= 3 && s[0] == '[' && s[n - 1] == ']') {
+		for (i = 1; i + 1 < n && (isalpha((unsigned char)s[i]) ||
+		    s[i] == '_' || s[i] == '-' || s[i] == ' '); i++)
+			;
+		if (i + 1 == n)
+			return 1;
+	}
 	/* <from user-secrets>: the start of a placeholder cut at a blank. */
 	if (n >= 3 && s[0] == '<') {
 		for (i = 1; i < n && (isalpha((unsigned char)s[i]) ||
@@ -2246,6 +2255,62 @@ has_mixed_word(const char *in, size_t len)
 }
 
 /*
+ * A credential kept after overlaps are resolved is hidden wherever else
+ * it occurs in the line (a sed script that writes the same token after a
+ * USER: and after a PASSWORD: setting, where only one of the names says
+ * secret).  Only token-like values are chased: 8 bytes or more with a
+ * letter and a digit, or 16 and more (not "postgres", "creds.txt").  At
+ * most REPEAT_MAX spans are looked for, so a hostile line costs at most
+ * REPEAT_MAX passes over it.  Returns whether spans were added.
+ */
+#define REPEAT_MIN	8
+#define REPEAT_MAX	32
+static int
+repeat_spans(struct redactor *r, const char *in, size_t len,
+    struct spans *sp)
+{
+	size_t		 i, n0 = sp->n, n = sp->n, k, slen, j;
+	const char	*p, *from;
+	int		 added = 0, alpha, digit;
+
+	if (n > REPEAT_MAX)
+		n = REPEAT_MAX;
+	for (i = 0; i < n; i++) {
+		/* Copies: spans_add may move sp->v. */
+		size_t	start = sp->v[i].start, rule = sp->v[i].rule;
+
+		slen = sp->v[i].end - start;
+		/* printf 'PASSWORD=X\n': the \n is not part of X. */
+		while (slen >= 2 && in[start + slen - 2] == '\\' &&
+		    in[start + slen - 1] == 'n')
+			slen -= 2;
+		if (slen < REPEAT_MIN || r->rules[rule].level != ANON_MINIMAL)
+			continue;
+		for (j = 0, alpha = digit = 0; j < slen; j++) {
+			alpha |= isalpha((unsigned char)in[start + j]) != 0;
+			digit |= isdigit((unsigned char)in[start + j]) != 0;
+		}
+		if (!(alpha && digit) && slen < 16)
+			continue;
+		for (k = 0, from = in; (p = memmem(from, len -
+		    (size_t)(from - in), in + start, slen)) != NULL;
+		    from = p + slen) {
+			size_t	at = (size_t)(p - in);
+
+			/* The first n0 spans are resolved: sorted, apart. */
+			while (k < n0 && sp->v[k].end <= at)
+				k++;
+			if (k == n0 || sp->v[k].start > at ||
+			    sp->v[k].end < at + slen) {
+				spans_add(sp, at, at + slen, rule);
+				added = 1;
+			}
+		}
+	}
+	return added;
+}
+
+/*
  * Find and resolve every span of in at level.  Returns the number of
  * rules that hit a limit.
  */
@@ -2295,6 +2360,8 @@ redact_collect(struct redactor *r, enum anon_level level, const char *in,
 		home_spans(r, in, len, sp);
 	}
 	spans_resolve(sp, len);
+	if (repeat_spans(r, in, len, sp))
+		spans_resolve(sp, len);
 	for (i = 0; i < sp->n; i++) {
 		if (r->rules[sp->v[i].rule].rewrite == REWRITE_PATH)
 			sp->v[i].repl = path_anon(in + sp->v[i].start,

@@ -341,6 +341,29 @@ t_overlap(void)
 	redact_findings_release(&f);
 }
 
+/*
+ * A credential found once is hidden wherever it recurs in the line, even
+ * where its context says nothing (the user name of a Postmark token).
+ */
+static void
+t_repeat(void)
+{
+	static const char	*l = "sed -i 's/^\\(\\s*SMTP_USER_NAME:\\).*/\\1 "
+	    "ab553ed0-8ae1-415c-b731-af856da3f1c7/; s/^\\(\\s*SMTP_PASSWORD:\\)"
+	    ".*/\\1 ab553ed0-8ae1-415c-b731-af856da3f1c7/' app.yml";
+	static const char	*shortpw = "mysql -u x7Pq2 -px7Pq2 db";
+	char			*z;
+
+	z = red(ANON_MINIMAL, l);
+	CHECK(strstr(z, "ab553ed0") == NULL);
+	CHECK(strstr(z, "SMTP_USER_NAME:") != NULL);
+	free(z);
+	/* Short values are not chased: the user name stays. */
+	z = red(ANON_MINIMAL, shortpw);
+	CHECK_STR(z, "mysql -u x7Pq2 -p[REDACTED_PASSWORD] db");
+	free(z);
+}
+
 static void
 t_pathological(void)
 {
@@ -896,6 +919,7 @@ main(void)
 	RUN(t_corpus_clean);
 	RUN(t_quotes_and_stats);
 	RUN(t_overlap);
+	RUN(t_repeat);
 	RUN(t_pathological);
 	RUN(t_binary);
 	RUN(t_levels);
