@@ -1057,6 +1057,58 @@ is_placeholder_name(const char *s, size_t n)
 }
 
 /*
+ * An absolute or relative path of a file: a known top directory (or ~/,
+ * ./, ../), then only path characters.  Base64 may start with a slash,
+ * but not with /root/ or /etc/.
+ */
+static int
+is_file_path(const char *s, size_t n)
+{
+	static const char *const tops[] = {
+		"/tmp/", "/run/", "/var/", "/private/", "/dev/", "/etc/",
+		"/usr/", "/opt/", "/home/", "/Users/", "/root/", "/mnt/",
+		"/srv/", "/media/", "/nix/", "/snap/", "/Library/", "/Volumes/",
+		"~/", "./", "../", NULL
+	};
+	size_t	i, k;
+
+	for (i = 0; tops[i] != NULL; i++) {
+		k = strlen(tops[i]);
+		if (n > k && memcmp(s, tops[i], k) == 0)
+			break;
+	}
+	if (tops[i] == NULL)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!isalnum((unsigned char)s[i]) && strchr("_./@+-", s[i]) ==
+		    NULL)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * //host.example/path: a URL after its scheme, with no user or password
+ * before the host.
+ */
+static int
+is_bare_url(const char *s, size_t n)
+{
+	size_t	i;
+	int	dot = 0;
+
+	if (n < 5 || s[0] != '/' || s[1] != '/')
+		return 0;
+	for (i = 2; i < n && s[i] != '/'; i++) {
+		if (s[i] == '.')
+			dot = 1;
+		else if (!isalnum((unsigned char)s[i]) && s[i] != '-')
+			return 0;
+	}
+	return dot && i < n && i > 3;
+}
+
+/*
  * An Adyen client key, test_ or live_ and 32 capitals and digits, is
  * public: it ships in the checkout page.  (Mollie's secret live_ keys
  * are 30 characters of mixed case.)
@@ -1493,6 +1545,13 @@ is_placeholder(const char *s, size_t n)
 	    (n > 13 && strncmp(s, "/run/secrets/", 13) == 0) ||
 	    (n > 8 && strncmp(s, "/dev/fd/", 8) == 0) ||
 	    (n == 10 && strncmp(s, "/dev/stdin", 10) == 0))
+		return 1;
+	/*
+	 * A file the value is read from (--deployment-key /root/key.json),
+	 * or the rest of a URL without credentials (azurekeyvault://HOST/
+	 * keys/NAME cut after the scheme).
+	 */
+	if (is_file_path(s, n) || is_bare_url(s, n))
 		return 1;
 	/* Home Assistant's reference to secrets.yaml: !secret NAME. */
 	if (n > 7 && strncmp(s, "!secret", 7) == 0)
