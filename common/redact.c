@@ -1564,9 +1564,14 @@ is_placeholder(const char *s, size_t n)
 	    strncasecmp(s, "null", 4) == 0 || strncasecmp(s, "none", 4) == 0)) ||
 	    (n == 5 && strncasecmp(s, "false", 5) == 0))
 		return 1;
-	/* @keychain:AC_PASSWORD, @env:AC_PASSWORD (altool, notarytool) */
+	/*
+	 * @keychain:AC_PASSWORD, @env:AC_PASSWORD (altool, notarytool),
+	 * @file:PATH (codemagic's app-store-connect), @PATH (curl -d @F).
+	 */
 	if ((n > 10 && strncmp(s, "@keychain:", 10) == 0) ||
-	    (n > 5 && strncmp(s, "@env:", 5) == 0))
+	    (n > 5 && strncmp(s, "@env:", 5) == 0) ||
+	    (n > 6 && strncmp(s, "@file:", 6) == 0) ||
+	    (n > 2 && s[0] == '@' && is_file_path(s + 1, n - 1)))
 		return 1;
 	for (i = 0; env_lookups[i] != NULL; i++) {
 		k = strlen(env_lookups[i]);
