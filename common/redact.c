@@ -1057,9 +1057,10 @@ is_placeholder_name(const char *s, size_t n)
 }
 
 /*
- * An absolute or relative path of a file: a known top directory (or ~/,
- * ./, ../), then only path characters.  Base64 may start with a slash,
- * but not with /root/ or /etc/.
+ * An absolute or relative path of a file: only path characters, and a
+ * known top directory (or ~/, ./, ../) or a slash and a known file
+ * extension (config/master.key).  Base64 may start with a slash, but not
+ * with /root/ or /etc/, and does not end in .key.
  */
 static int
 is_file_path(const char *s, size_t n)
@@ -1070,21 +1071,31 @@ is_file_path(const char *s, size_t n)
 		"/srv/", "/media/", "/nix/", "/snap/", "/Library/", "/Volumes/",
 		"~/", "./", "../", NULL
 	};
+	static const char *const exts[] = {
+		".key", ".pem", ".json", ".p8", ".p12", ".pfx", ".crt", ".txt",
+		".yml", ".yaml", ".conf", ".cfg", ".ini", ".toml", NULL
+	};
 	size_t	i, k;
 
-	for (i = 0; tops[i] != NULL; i++) {
-		k = strlen(tops[i]);
-		if (n > k && memcmp(s, tops[i], k) == 0)
-			break;
-	}
-	if (tops[i] == NULL)
-		return 0;
 	for (i = 0; i < n; i++) {
 		if (!isalnum((unsigned char)s[i]) && strchr("_./@+-", s[i]) ==
 		    NULL)
 			return 0;
 	}
-	return 1;
+	for (i = 0; tops[i] != NULL; i++) {
+		k = strlen(tops[i]);
+		if (n > k && memcmp(s, tops[i], k) == 0)
+			return 1;
+	}
+	/* config/master.key, /data/tls/x.pem: a file of a known kind. */
+	if (memchr(s, '/', n) == NULL)
+		return 0;
+	for (i = 0; exts[i] != NULL; i++) {
+		k = strlen(exts[i]);
+		if (n > k + 1 && memcmp(s + n - k, exts[i], k) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 /*
