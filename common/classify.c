@@ -5221,9 +5221,32 @@ static const char *special[] = {
 	/*
 	 * Not listed: echo, printf, cat, yes and the decoders (base64,
 	 * xxd, rev, tr ...) matter only in a pipe or with a here-document,
-	 * and '|' and '<' are never in a trigger-free line.
+	 * and '|' and '<' are never in a trigger-free line (echo, printf,
+	 * true and : are dropped even where a rule names them: see
+	 * harmless_alone).
 	 */
 };
+
+/*
+ * Commands that only print or do nothing: with the characters a
+ * trigger-free line may hold (no redirection, pipe, quote, '=' or
+ * substitution) they cannot do harm, whatever rules name them (rules use
+ * them with >>, | or a here-string).  They are kept out of the trigger
+ * set, so "echo done" or "/bin/true" takes the fast path.
+ */
+static const char *harmless_alone[] = { "echo", "printf", "true", ":" };
+
+static int
+is_harmless_alone(const char *w)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(harmless_alone); i++) {
+		if (strcmp(w, harmless_alone[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
 
 static int
 cmp_str(const void *a, const void *b)
@@ -5232,12 +5255,20 @@ cmp_str(const void *a, const void *b)
 }
 
 static void
-words_add(char ***v, size_t *n, const char *w)
+words_add_any(char ***v, size_t *n, const char *w)
 {
 	if (*w == '\0')
 		return;
 	*v = xreallocarray(*v, *n + 1, sizeof **v);
 	(*v)[(*n)++] = xstrdup(w);
+}
+
+/* A word of the built-in lists or of a rule (not a harmless_alone one). */
+static void
+words_add(char ***v, size_t *n, const char *w)
+{
+	if (!is_harmless_alone(w))
+		words_add_any(v, n, w);
 }
 
 /* The words that can make a line non-safe (see classify.h). */
@@ -5252,9 +5283,10 @@ classify_triggers(const struct classifier *c, struct buf *out)
 	if (out->len > 0) {
 		char *copy = xstrdup(out->data);
 
+		/* A learned word is kept, even echo (the user said so). */
 		for (w = strtok_r(copy, " ", &p); w != NULL;
 		    w = strtok_r(NULL, " ", &p))
-			words_add(&v, &n, w);
+			words_add_any(&v, &n, w);
 		free(copy);
 	}
 	for (i = 0; i < sizeof guarded / sizeof guarded[0]; i++)

@@ -472,6 +472,12 @@ t_triggers(void)
 		"npm test", "cd src", "ls -la", "mkdir -p build",
 		"go test ./...", "cargo test", "npm ci", "pytest tests",
 		"node_modules/.bin/tsc --noEmit", "cmake -B build",
+		/*
+		 * Rules name echo, printf, true and : with >> or |; alone
+		 * they print (session 15: "true" had slowed every
+		 * "/bin/true" and echo line to a full check since session 11).
+		 */
+		"echo done", "/bin/true ls -la r1", "printf %s x", ": x",
 	};
 	static const char	*trigger_lines[] = {
 		"rm -rf x", "sudo ls", "/usr/bin/rm -rf x", "busybox rm x",
