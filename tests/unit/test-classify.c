@@ -433,6 +433,7 @@ static const char *const heldout_files[] = {
 	"heldout90.tsv",
 	"heldout91.tsv",
 	"heldout92.tsv",
+	"heldout93.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
