@@ -95,7 +95,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 80:heldout80.tsv:heldout80-clean.txt:--access-key-id " \
     "held-out set 81:heldout81.tsv:heldout81-clean.txt:DROPBOX_APP_KEY=;REVENUECAT_PUBLIC_KEY=" \
     "held-out set 82:heldout82.tsv:heldout82-clean.txt:--access-key-id " \
-    "held-out set 83:heldout83.tsv:heldout83-clean.txt:-u magento -p " ; do
+    "held-out set 83:heldout83.tsv:heldout83-clean.txt:-u magento -p " \
+    "held-out set 84:heldout84.tsv:heldout84-clean.txt:Accounts?AppID=" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
