@@ -4782,9 +4782,12 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 				}
 			}
 		}
-		if (IN(name, greps)) {
+		/* git grep PATTERN: a grep too. */
+		from = git && c->nargv > 2 && strcmp(l->v[c->argv[1]].text,
+		    "grep") == 0 ? 2 : 1;
+		if (IN(name, greps) || from == 2) {
 			/* The pattern only: the files still count. */
-			for (k = 1; k < c->nargv; k++) {
+			for (k = from; k < c->nargv; k++) {
 				w = l->v[c->argv[k]].text;
 				if ((strcmp(w, "-e") == 0 ||
 				    strcmp(w, "--regexp") == 0) &&
