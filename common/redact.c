@@ -1912,6 +1912,9 @@ extend_in_quotes(const char *in, size_t len, size_t s, size_t e)
 	if (e >= len || strchr("<>|;()", in[e]) == NULL || in[e] == '\0' ||
 	    (q = quote_at(in, s)) == 0)
 		return e;
+	/* </Password>: the value's closing XML tag. */
+	if (in[e] == '<' && e + 1 < len && in[e + 1] == '/')
+		return e;
 	/* <your-key> is a placeholder, not more of the value. */
 	if (in[e] == '<') {
 		for (i = e + 1; i < len && (isalnum((unsigned char)in[i]) ||
