@@ -4820,6 +4820,30 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 	return m;
 }
 
+/*
+ * The line with each \n escape (printf 'a\nb', echo -e) turned into two
+ * blanks, or NULL when it has none: a line rule is tried on both, so a
+ * setting that starts a printed line (printf 'x\nallow_anonymous true')
+ * starts a word, and offsets stay the same.  Lines over 4 KiB are left
+ * as they are (the second try costs a pass of every line rule).
+ */
+static char *
+newlines_as_blanks(const char *text, size_t len)
+{
+	char	*u, *p;
+
+	/* Typed lines, not a hostile 64 KiB one: each try costs a pass. */
+	if (len > 4096 || memmem(text, len, "\\n", 2) == NULL)
+		return NULL;
+	u = xmalloc(len + 1);
+	memcpy(u, text, len);
+	u[len] = '\0';
+	for (p = u; (p = memmem(p, len - (size_t)(p - u), "\\n", 2)) !=
+	    NULL; p += 2)
+		p[0] = p[1] = ' ';
+	return u;
+}
+
 static void
 judge_line(struct judge *j, const char *line, size_t len, int depth)
 {
@@ -4828,7 +4852,7 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 	size_t			 i, segs, noop;
 	double			 t0;
 	int			 allnoop, masked = 0;
-	char			*inert = NULL;
+	char			*inert = NULL, *unescaped = NULL;
 
 	if (depth > CLASSIFY_MAX_DEPTH || j->budget <= 0)
 		return;
@@ -4854,6 +4878,7 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 	j->noop_segs = noop;
 	for (i = 0; i < c->nlinerules; i++) {
 		struct risk_rule *r = &c->rules[c->linerules[i]];
+		const char	 *text;
 
 		if (c->only != -1 && (size_t)c->only != c->linerules[i])
 			continue;
@@ -4861,11 +4886,15 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 			continue;
 		if (!masked) {
 			inert = inert_text(&l, line, len);
+			unescaped = newlines_as_blanks(inert != NULL ? inert :
+			    line, len);
 			masked = 1;
 		}
-		if (regex_match(c, r->pattern, inert != NULL ? inert : line,
-		    len) && (r->unless == NULL || !regex_match(c, r->unless,
-		    line, len))) {
+		text = inert != NULL ? inert : line;
+		if ((regex_match(c, r->pattern, text, len) ||
+		    (unescaped != NULL && regex_match(c, r->pattern,
+		    unescaped, len))) && (r->unless == NULL ||
+		    !regex_match(c, r->unless, line, len))) {
 			c->state[c->linerules[i]] = 2;
 			if (c->only != -1)
 				c->only_hit = 1;
@@ -4874,6 +4903,7 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 		}
 	}
 	free(inert);
+	free(unescaped);
 	shtok_list_release(&l);
 }
 
