@@ -436,6 +436,7 @@ static const char *const heldout_files[] = {
 	"heldout93.tsv",
 	"heldout94.tsv",
 	"heldout95.tsv",
+	"heldout96.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
