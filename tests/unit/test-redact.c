@@ -358,6 +358,12 @@ t_repeat(void)
 	CHECK(strstr(z, "ab553ed0") == NULL);
 	CHECK(strstr(z, "SMTP_USER_NAME:") != NULL);
 	free(z);
+	/* A value that ends at a closing XML tag is not stretched past it. */
+	z = red(ANON_MINIMAL, "echo '<password>Xy7#kLm2pQ9wE</password>"
+	    "<user>bob</user>' > f.xml");
+	CHECK(strstr(z, "Xy7#kLm2pQ9wE") == NULL);
+	CHECK(strstr(z, "</password><user>bob</user>'") != NULL);
+	free(z);
 	/* Short values are not chased: the user name stays. */
 	z = red(ANON_MINIMAL, shortpw);
 	CHECK_STR(z, "mysql -u x7Pq2 -p[REDACTED_PASSWORD] db");
