@@ -716,6 +716,12 @@ t_structure(void)
 		{ "/usr/bin/rm -rf /", RISK_DANGEROUS },
 		{ "busybox rm -rf /", RISK_DANGEROUS },
 		{ "sudo -u root env FOO=1 nice rm -rf /", RISK_DANGEROUS },
+		/*
+		 * A setting that starts a printed line (after printf's \\n)
+		 * starts a word for the line rules (session 15).
+		 */
+		{ "printf 'port 1883\\nallow_anonymous true\\n' > mosquitto.conf",
+		    RISK_DANGEROUS },
 		/* Executed text is scanned. */
 		{ "sh -c 'rm -rf /'", RISK_DANGEROUS },
 		{ "bash -c \"git reset --hard\"", RISK_DANGEROUS },
