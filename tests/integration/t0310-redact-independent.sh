@@ -99,7 +99,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 84:heldout84.tsv:heldout84-clean.txt:Accounts?AppID=" \
     "held-out set 85:heldout85.tsv:heldout85-clean.txt" \
     "held-out set 86:heldout86.tsv:heldout86-clean.txt" \
-    "held-out set 87:heldout87.tsv:heldout87-clean.txt" ; do
+    "held-out set 87:heldout87.tsv:heldout87-clean.txt" \
+    "held-out set 88:heldout88.tsv:heldout88-clean.txt:-PrincipalsAllowedToRetrieveManagedPassword ;hcloud server reset-password ;gcloud storage hmac update " \
+    "held-out set 89:heldout89.tsv:heldout89-clean.txt:--access-key-id ;AttributeValue=;VITE_PUSHER_APP_KEY=" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
