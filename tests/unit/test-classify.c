@@ -437,6 +437,7 @@ static const char *const heldout_files[] = {
 	"heldout94.tsv",
 	"heldout95.tsv",
 	"heldout96.tsv",
+	"heldout97.tsv",
 	"heldout98.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
