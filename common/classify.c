@@ -4744,7 +4744,7 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 	const struct shtok_token *t;
 	const char		*name, *w;
 	char			*m = NULL;
-	size_t			 i, k, from, n;
+	size_t			 i, k, from, n, pat0;
 	int			 text, git;
 
 	shtok_commands(l, &cmds);
@@ -4783,11 +4783,11 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 			}
 		}
 		/* git grep PATTERN: a grep too. */
-		from = git && c->nargv > 2 && strcmp(l->v[c->argv[1]].text,
+		pat0 = git && c->nargv > 2 && strcmp(l->v[c->argv[1]].text,
 		    "grep") == 0 ? 2 : 1;
-		if (IN(name, greps) || from == 2) {
+		if (IN(name, greps) || pat0 == 2) {
 			/* The pattern only: the files still count. */
-			for (k = from; k < c->nargv; k++) {
+			for (k = pat0; k < c->nargv; k++) {
 				w = l->v[c->argv[k]].text;
 				if ((strcmp(w, "-e") == 0 ||
 				    strcmp(w, "--regexp") == 0) &&
