@@ -102,6 +102,14 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBCOMMON) $(PKG_LIBS) -lm
 
+# test-classify also checks the hooks' fast path (hookcore.c) against the
+# classifier.
+$(BUILD)/tests/test-classify: $(BUILD)/tests/unit/test-classify.o \
+    $(BUILD)/shell-hooks/hookcore.o $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/shell-hooks/hookcore.o \
+	    $(LIBCOMMON) $(PKG_LIBS) -lm
+
 # Shared objects loaded into other programs (the shim, the shell hooks):
 # text and read-only data in one segment, so each maps fewer areas, which
 # every fork of the host process copies and every exec tears down.

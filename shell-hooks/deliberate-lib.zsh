@@ -74,14 +74,15 @@ __deliberate_fast() {
 	w=(${(s: :)1})
 	case $w[1] in
 	ls|ll|la|pwd|cd|echo|true|:|date|whoami|id|clear|jobs|uptime|cal|\
-	hostname|uname|df|free|which|tty|dirs|grep|rg|man|type)
+	hostname|uname|df|free|which|tty|dirs|man|type)
 		return 0 ;;
 	# history -c/-d/-w is dangerous (hist:clear).
 	history)
 		[[ $1 != *-* ]] ;;
-	# A dot file (~/.ssh/id_rsa, .aws/credentials) gets a moderate note.
-	cat|less|more|head|tail)
-		[[ $1 != *[/\ ].* ]] ;;
+	# A dot file (~/.ssh/id_rsa, .aws/credentials) or a secret's name
+	# (grep DB_PASSWORD wp-config.php) gets a moderate note.
+	cat|less|more|head|tail|grep|rg)
+		[[ $1 != *[/\ ].* && ${(L)1} != *(pass|secret|token|key|cred)* ]] ;;
 	git)
 		case $w[2] in
 		branch)	[[ $1 != *-* ]] ;;
@@ -486,12 +487,15 @@ __deliberate_accept_line() {
 	    ! $#galiases && ! $#saliases )); then
 		case ${full%% *} in
 		ls|ll|la|pwd|cd|echo|true|date|whoami|id|clear|jobs|uptime|\
-		cal|hostname|uname|df|free|which|tty|dirs|grep|rg|man|type)
+		cal|hostname|uname|df|free|which|tty|dirs|man|type)
 			msg=1 ;;
 		history)
 			[[ $full != *-* ]] && msg=1 ;;
-		cat|less|more|head|tail)
-			[[ $full != *[/\ ].* ]] && msg=1 ;;
+		# Not a dot file, not a secret's name (hookcore.c's readers).
+		cat|less|more|head|tail|grep|rg)
+			[[ $full != *[/\ ].* &&
+			    ${(L)full} != *(pass|secret|token|key|cred)* ]] &&
+			    msg=1 ;;
 		git)
 			case ${${full#git }%% *} in
 			branch)	[[ $full != *-* ]] && msg=1 ;;

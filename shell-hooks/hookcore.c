@@ -270,11 +270,18 @@ hook_fast_path(const char *line, hook_cmd_fn plain_cmd)
 		"ls", "ll", "la", "pwd", "cd", "echo", "true", ":", "date",
 		"whoami", "id", "clear", "jobs", "uptime", "cal",
 		"hostname", "uname", "df", "free", "which", "tty", "dirs",
-		"grep", "rg", "man", "type", NULL
+		"man", "type", NULL
 	};
-	/* Readers: a dot file (~/.ssh/id_rsa) gets a moderate note. */
+	/*
+	 * Readers: a dot file (~/.ssh/id_rsa, .env) gets a moderate note,
+	 * and so does a search for a secret's name (grep DB_PASSWORD
+	 * wp-config.php: cred:grep-secret-values).
+	 */
 	static const char *const readers[] = {
-		"cat", "less", "more", "head", "tail", NULL
+		"cat", "less", "more", "head", "tail", "grep", "rg", NULL
+	};
+	static const char *const secret_words[] = {
+		"pass", "secret", "token", "key", "cred", NULL
 	};
 	static const char *const git_safe[] = {
 		"status", "log", "diff", "show", "branch", NULL
@@ -297,9 +304,15 @@ hook_fast_path(const char *line, hook_cmd_fn plain_cmd)
 	if (strcmp(w, "history") == 0)
 		return strchr(line, '-') == NULL;
 	for (i = 0; readers[i] != NULL; i++) {
-		if (strcmp(w, readers[i]) == 0)
-			return strstr(line, "/.") == NULL &&
-			    strstr(line, " .") == NULL;
+		if (strcmp(w, readers[i]) != 0)
+			continue;
+		if (strstr(line, "/.") != NULL || strstr(line, " .") != NULL)
+			return 0;
+		for (i = 0; secret_words[i] != NULL; i++) {
+			if (strcasestr(line, secret_words[i]) != NULL)
+				return 0;
+		}
+		return 1;
 	}
 	if (strcmp(w, "git") != 0)
 		return hook_trigger_free(line, plain_cmd);
