@@ -515,6 +515,7 @@ static const char *const heldout_files[] = {
 	"heldout96.tsv",
 	"heldout97.tsv",
 	"heldout98.tsv",
+	"heldout102.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
