@@ -516,6 +516,9 @@ static const char *const heldout_files[] = {
 	"heldout97.tsv",
 	"heldout98.tsv",
 	"heldout102.tsv",
+	"heldout101.tsv",
+	"heldout100.tsv",
+	"heldout99.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
