@@ -2010,11 +2010,24 @@ code_executes(const char *code)
 		"b64decode", "decode_base64", "atob(", "pack(",
 		"dbutils.fs.rm",
 	};
-	size_t	i;
+	const char	*p;
+	size_t		 i;
 
 	for (i = 0; i < sizeof calls / sizeof calls[0]; i++) {
-		if (strstr(code, calls[i]) != NULL)
-			return 1;
+		if ((p = strstr(code, calls[i])) == NULL)
+			continue;
+		/*
+		 * Perl's pack("H*", ...) decodes; Python's struct.unpack()
+		 * reads a header (session 16, heldout101).
+		 */
+		if (strcmp(calls[i], "pack(") == 0) {
+			for (; p != NULL; p = strstr(p + 1, "pack(")) {
+				if (p == code || !isalpha((unsigned char)p[-1]))
+					return 1;
+			}
+			continue;
+		}
+		return 1;
 	}
 	return 0;
 }

@@ -1029,6 +1029,11 @@ t_bypass(void)
 	CHECK_INT(risk_of("ruby -e 'system(\"rm -rf /\")'", NULL),
 	    RISK_DANGEROUS);
 	CHECK_INT(risk_of("python3 -c 'print(1)'", NULL), RISK_SAFE);
+	/* struct.unpack() reads; Perl's pack("H*") decodes (session 16). */
+	CHECK_INT(risk_of("python3 -c \"import struct; h=open('a.pak','rb')"
+	    ".read(16); print(struct.unpack('<4sIQ', h))\"", NULL), RISK_SAFE);
+	CHECK(risk_of("perl -e 'system(pack(\"H*\", \"726d202d7266202f\"))'",
+	    NULL) >= RISK_MODERATE);
 
 	memset(&ctx, 0, sizeof ctx);
 	ctx.exe_static = 1;
