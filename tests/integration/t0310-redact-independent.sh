@@ -101,7 +101,11 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 86:heldout86.tsv:heldout86-clean.txt" \
     "held-out set 87:heldout87.tsv:heldout87-clean.txt" \
     "held-out set 88:heldout88.tsv:heldout88-clean.txt:-PrincipalsAllowedToRetrieveManagedPassword ;hcloud server reset-password ;gcloud storage hmac update " \
-    "held-out set 89:heldout89.tsv:heldout89-clean.txt:--access-key-id ;AttributeValue=;VITE_PUSHER_APP_KEY=" ; do
+    "held-out set 89:heldout89.tsv:heldout89-clean.txt:--access-key-id ;AttributeValue=;VITE_PUSHER_APP_KEY=" \
+    "held-out set 92:heldout92.tsv:heldout92-clean.txt" \
+    "held-out set 90:heldout90.tsv:heldout90-clean.txt:--access-key-id " \
+    "held-out set 91:heldout91.tsv:heldout91-clean.txt" \
+    "held-out set 93:heldout93.tsv:heldout93-clean.txt:TWILIO_ACCOUNT_SID=;--access-key-id ;--access-key=" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
