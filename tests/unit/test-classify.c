@@ -519,6 +519,7 @@ static const char *const heldout_files[] = {
 	"heldout101.tsv",
 	"heldout100.tsv",
 	"heldout99.tsv",
+	"heldout103.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
