@@ -520,6 +520,8 @@ static const char *const heldout_files[] = {
 	"heldout100.tsv",
 	"heldout99.tsv",
 	"heldout103.tsv",
+	"heldout105.tsv",
+	"heldout104.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
