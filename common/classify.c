@@ -2937,6 +2937,18 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		return;
 	}
 	/*
+	 * platform ssh [-e ENV] [--] CMD (Platform.sh, also as upsun) runs
+	 * CMD in the environment's container (session 16, heldout105).
+	 */
+	if ((strcmp(n, "platform") == 0 || strcmp(n, "upsun") == 0) &&
+	    s->argc > 2 && strcmp(s->argv[1], "ssh") == 0) {
+		k = skip_opts(s, 1, " -e -p -A -I --environment --project "
+		    "--app --worker --instance --identity-file ", 0);
+		if (k < s->argc)
+			judge_joined(j, s, k, depth);
+		return;
+	}
+	/*
 	 * PowerShell's Invoke-Command -ScriptBlock { ... } (also icm, and
 	 * Start-Job): the words between the braces run, here or remotely.
 	 */
@@ -5260,7 +5272,7 @@ static const char *special[] = {
 	"lxc", "incus", "multipass", "qm", "distrobox", "repo", "vagrant",
 	"apptainer", "singularity", "sbatch", "cmd", "cmd.exe", "wsl",
 	"wsl.exe", "heroku", "console", "gcloud", "az", "doctl", "eb",
-	"lando", "nix-shell", "railway", "bolt", "knife",
+	"lando", "nix-shell", "railway", "bolt", "knife", "platform", "upsun",
 	/* bypass_segment() */
 	"alias", "unalias", "function", "unset", "export", "declare",
 	"typeset", "expect", "autoexpect", "xdotool", "ydotool",
