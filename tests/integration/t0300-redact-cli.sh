@@ -66,6 +66,31 @@ test_expect_success 'end to end: no corpus secret reaches the dataset file' '
 	PY
 '
 
+# Every entry stores the name of each risk rule it was judged against
+# (classification.patterns[].patternName), unredacted: check-privacy
+# scans it at the entry's level, so no rule name may hold anything the
+# standard rules take for a path, a domain, a user or an address
+# (session 16: "/etc," in a new rule name made the clean data dir fail).
+test_expect_success 'no risk rule name looks like private data at standard' '
+	deliberate rules --json >"$T/rules.json" &&
+	"$PYTHON" -c "import json,sys; [print(r[\"name\"]) for r in json.load(open(sys.argv[1]))]" \
+	    "$T/rules.json" >"$T/names" &&
+	test "$(wc -l <"$T/names")" -ge 250 &&
+	deliberate redact --level standard --json <"$T/names" >"$T/names.json" &&
+	"$PYTHON" - "$T/names.json" "$T/names" <<-PY
+	import json, sys
+	names = open(sys.argv[2], encoding="utf-8").read().split("\n")
+	bad = 0
+	for l in open(sys.argv[1], encoding="utf-8"):
+	    d = json.loads(l)
+	    f = [x["ruleId"] for x in d["findings"] if x["type"] != "argument"]
+	    if f:
+	        bad += 1
+	        print("rule name", repr(names[d["line"] - 1]), "->", f)
+	sys.exit(1 if bad else 0)
+	PY
+'
+
 test_expect_success 'check-privacy on the clean data dir exits 0' '
 	deliberate check-privacy 2>"$T/err" >"$T/out" &&
 	grep -E "^[0-9]+ files, [0-9]+ entries, 0 findings" "$T/err" &&
