@@ -523,6 +523,7 @@ static const char *const heldout_files[] = {
 	"heldout105.tsv",
 	"heldout104.tsv",
 	"heldout106.tsv",
+	"heldout108.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
