@@ -524,6 +524,8 @@ static const char *const heldout_files[] = {
 	"heldout104.tsv",
 	"heldout106.tsv",
 	"heldout108.tsv",
+	"heldout110.tsv",
+	"heldout109.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
