@@ -4757,6 +4757,24 @@ to_clipboard(const struct shtok_list *l, const struct shtok_cmd *c)
 	    (c->sep == NULL || strcmp(c->sep, "|") != 0) && c->nredir == 0;
 }
 
+/*
+ * Short options combined and ending in m (git commit -am MSG, -qm, -sm):
+ * the next word is the message (session 16, heldout108).
+ */
+static int
+short_opts_end_m(const char *w)
+{
+	size_t	n = strlen(w), i;
+
+	if (n < 3 || w[0] != '-' || w[1] == '-' || w[n - 1] != 'm')
+		return 0;
+	for (i = 1; i < n; i++) {
+		if (!isalpha((unsigned char)w[i]))
+			return 0;
+	}
+	return 1;
+}
+
 static char *
 inert_text(const struct shtok_list *l, const char *line, size_t len)
 {
@@ -4831,7 +4849,7 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 			t = &l->v[c->argv[k]];
 			w = t->text;
 			if (git && k + 1 < c->nargv && (strcmp(w, "-m") == 0 ||
-			    strcmp(w, "--message") == 0)) {
+			    strcmp(w, "--message") == 0 || short_opts_end_m(w))) {
 				t = &l->v[c->argv[++k]];
 			} else if (git && !(strncmp(w, "--message=", 10) == 0 ||
 			    (w[0] == '-' && w[1] == 'm' && w[2] != '\0')))

@@ -905,6 +905,9 @@ t_structure(void)
 		/* Data is not executed. */
 		{ "echo 'rm -rf /'", RISK_SAFE },
 		{ "git commit -m \"fix rm -rf detection\"", RISK_SAFE },
+		/* -am: combined short options ending in m (session 16). */
+		{ "git commit -am \"never run VACUUM RETAIN 0 HOURS on prod\"",
+		    RISK_SAFE },
 		{ "grep 'DROP TABLE' schema.sql", RISK_SAFE },
 		{ "eval \"$(ssh-agent -s)\"", RISK_SAFE },
 		{ "eval \"$(direnv hook bash)\"", RISK_SAFE },
