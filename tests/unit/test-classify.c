@@ -528,6 +528,8 @@ static const char *const heldout_files[] = {
 	"heldout109.tsv",
 	"heldout107.tsv",
 	"heldout114.tsv",
+	"heldout112.tsv",
+	"heldout111.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
