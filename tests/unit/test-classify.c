@@ -530,6 +530,7 @@ static const char *const heldout_files[] = {
 	"heldout114.tsv",
 	"heldout112.tsv",
 	"heldout111.tsv",
+	"heldout113.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
