@@ -1541,19 +1541,23 @@ regen_target(const struct segment *s, const size_t *pos, size_t npos)
 	return 0;
 }
 
-/* An interpreter given its program as an argument (-c, -e, -E). */
-static int
-inline_code(const struct segment *s)
+/*
+ * For an interpreter (python*, node, perl, ruby ...), the index of the
+ * first option listed in opts (" -c -e ", skip_opts() style) that has a
+ * word after it: the program text.  0 when there is none.
+ */
+static size_t
+interp_code_opt(const struct segment *s, const char *opts)
 {
+	char	key[64];
 	size_t	i;
 
 	if (!IN(s->name, interpreters) && strncmp(s->name, "python", 6) != 0)
 		return 0;
 	for (i = 1; i + 1 < s->argc; i++) {
-		if (strcmp(s->argv[i], "-c") == 0 ||
-		    strcmp(s->argv[i], "-e") == 0 ||
-		    strcmp(s->argv[i], "-E") == 0)
-			return 1;
+		snprintf(key, sizeof key, " %.60s ", s->argv[i]);
+		if (strstr(opts, key) != NULL)
+			return i;
 	}
 	return 0;
 }
@@ -1575,7 +1579,7 @@ check_applies(struct classifier *c, struct risk_rule *r, struct segment *s,
 	 * checks (session 16: load('tests/fixtures/drop_all_tables.yaml')).
 	 * A production name in it still counts (check prod-target).
 	 */
-	if (r->check == CHECK_MASS && inline_code(s))
+	if (r->check == CHECK_MASS && interp_code_opt(s, " -c -e -E ") != 0)
 		return 0;
 	switch (r->check) {
 	case CHECK_MASS:
@@ -3551,23 +3555,10 @@ judge_payloads(struct judge *j, struct segment *s, int depth)
 		}
 		return;
 	}
-	if (IN(n, interpreters) || strncmp(n, "python", 6) == 0) {
-		for (i = 1; i + 1 < s->argc; i++) {
-			if (strcmp(s->argv[i], "-c") == 0 ||
-			    strcmp(s->argv[i], "-e") == 0 ||
-			    strcmp(s->argv[i], "-r") == 0 ||
-			    strcmp(s->argv[i], "-E") == 0 ||
-			    strcmp(s->argv[i], "--eval") == 0 ||
-			    strcmp(s->argv[i], "-pe") == 0 ||
-			    strcmp(s->argv[i], "-ne") == 0) {
-				if (code_executes(s->argv[i + 1])) {
-					tech_add(j, TECH_INLINE_SCRIPT);
-					judge_literals(j, s->argv[i + 1],
-					    depth);
-				}
-				return;
-			}
-		}
+	if ((i = interp_code_opt(s, " -c -e -r -E --eval -pe -ne ")) != 0 &&
+	    code_executes(s->argv[i + 1])) {
+		tech_add(j, TECH_INLINE_SCRIPT);
+		judge_literals(j, s->argv[i + 1], depth);
 	}
 }
 

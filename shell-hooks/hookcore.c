@@ -288,7 +288,7 @@ hook_fast_path(const char *line, hook_cmd_fn plain_cmd)
 	};
 	const char	*p;
 	char		 w[64], w2[64];
-	int		 i;
+	int		 i, k;
 
 	if (strlen(line) > 200 || !hook_plain(line))
 		return 0;
@@ -308,8 +308,8 @@ hook_fast_path(const char *line, hook_cmd_fn plain_cmd)
 			continue;
 		if (strstr(line, "/.") != NULL || strstr(line, " .") != NULL)
 			return 0;
-		for (i = 0; secret_words[i] != NULL; i++) {
-			if (strcasestr(line, secret_words[i]) != NULL)
+		for (k = 0; secret_words[k] != NULL; k++) {
+			if (strcasestr(line, secret_words[k]) != NULL)
 				return 0;
 		}
 		return 1;

@@ -88,23 +88,11 @@ any_cmd(const char *w)
  * lets through without a verdict must classify safe with no bypass, or
  * a moderate note or a prompt would be skipped.
  */
-static void
-check_hook_fast(const char *line)
+static int
+hook_fast(const char *line)
 {
-	struct verdict	v;
-	int		ok;
-
-	if (hook_sock[0] == '\0' || !hook_trig_load(hook_sock) ||
-	    !hook_fast_path(line, any_cmd))
-		return;
-	hf_fast++;
-	classify_command(cl, line, strlen(line), NULL, &v);
-	ok = v.risk == RISK_SAFE && !v.bypass;
-	if (!ok)
-		fprintf(stderr, "hook fast path but %s%s: %s\n",
-		    risk_name(v.risk), v.bypass ? " (bypass)" : "", line);
-	CHECK(ok);
-	verdict_release(&v);
+	return hook_sock[0] != '\0' && hook_trig_load(hook_sock) &&
+	    hook_fast_path(line, any_cmd);
 }
 
 /* The trigger file the daemon would write, for hook_trig_load(). */
@@ -142,28 +130,32 @@ hook_cleanup(void)
 }
 
 /*
- * The hooks' fast path: a trigger-free line must classify safe with no
- * bypass, whatever its label.
+ * The hooks' fast paths: a trigger-free line, and one that hookcore.c
+ * lets through, must classify safe with no bypass, whatever its label.
+ * 1 if the line is trigger-free.
  */
 static int
 check_trigger_free(const char *line)
 {
 	struct verdict	v;
-	int		ok;
+	int		fast, free_, ok;
 
-	check_hook_fast(line);
-	if (triggers.data == NULL ||
-	    !classify_trigger_free(line, triggers.data))
+	fast = hook_fast(line);
+	free_ = triggers.data != NULL &&
+	    classify_trigger_free(line, triggers.data);
+	if (!fast && !free_)
 		return 0;
-	tf_free++;
+	hf_fast += fast;
+	tf_free += free_;
 	classify_command(cl, line, strlen(line), NULL, &v);
 	ok = v.risk == RISK_SAFE && !v.bypass;
 	if (!ok)
-		fprintf(stderr, "trigger-free but %s%s: %s\n",
-		    risk_name(v.risk), v.bypass ? " (bypass)" : "", line);
+		fprintf(stderr, "%s but %s%s: %s\n", free_ ? "trigger-free" :
+		    "hook fast path", risk_name(v.risk), v.bypass ?
+		    " (bypass)" : "", line);
 	CHECK(ok);
 	verdict_release(&v);
-	return 1;
+	return free_;
 }
 
 static void
