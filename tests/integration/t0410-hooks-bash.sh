@@ -151,14 +151,18 @@ pcs() {	# the pc=N output lines on b1's screen (not the echoed commands)
 	tscreen b1 | grep -c '^\(\[ps0\]\)*pc=[0-9][0-9]*$' || true
 }
 t_chain() {
-	n0=$(pcs)
-	tsend b1 'echo pc=$__pc'
-	tsend b1 'echo pc=$__pc'
-	# Both outputs, not just the first (the second may not be drawn yet;
-	# under ASan on a loaded machine that took more than 10 s once).
-	for i in $(seq 300); do
-		[ "$(pcs)" -ge $((n0 + 2)) ] && break
-		sleep 0.1
+	# One line at a time: a line typed while the one before still runs is
+	# echoed by the tty into the middle of that one's output, and its
+	# pc=N line no longer matches (CI once saw only one, and failed).
+	# The wait is long: under ASan on a loaded machine a line took more
+	# than 10 s once.
+	for want in 1 2; do
+		n0=$(pcs)
+		tsend b1 'echo pc=$__pc'
+		for i in $(seq 300); do
+			[ "$(pcs)" -gt "$n0" ] && break
+			sleep 0.1
+		done
 	done
 	a=$(tscreen b1 | sed -n 's/^\(\[ps0\]\)*pc=\([0-9]*\)$/\2/p' | tail -n 2 | sed -n 1p)
 	b=$(tscreen b1 | sed -n 's/^\(\[ps0\]\)*pc=\([0-9]*\)$/\2/p' | tail -n 1)
