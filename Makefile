@@ -93,7 +93,7 @@ $(BUILD)/deliberated: $(DAEMON_OBJ) $(LIBCOMMON)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(DAEMON_OBJ) $(LIBCOMMON) $(PKG_LIBS) -lm
 
 $(BUILD)/deliberate: $(CLI_OBJ) $(LIBCOMMON)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(LIBCOMMON) $(PKG_LIBS) -lm
+	$(CC) $(ALL_LDFLAGS) -pthread -o $@ $(CLI_OBJ) $(LIBCOMMON) $(PKG_LIBS) -lm
 
 $(BUILD)/test-tool: $(HELPER_OBJ) $(LIBCOMMON)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(HELPER_OBJ) $(LIBCOMMON) $(PKG_LIBS) -lm

@@ -8,8 +8,10 @@
 # independent.tsv,clean.txt,independent-clean.txt}, one per line, repeated
 # to about MB megabytes (default 5).
 #  * throughput: `deliberate redact --level minimal` over that file (best of
-#    3, process start-up included: it is negligible at this size), and the
-#    same at standard (rules plus argument typing);
+#    3, process start-up included: it is negligible at this size), with one
+#    thread (--jobs 1) and with the default (one job per CPU), and the same
+#    at standard (rules plus argument typing, default jobs);
+#  * the ratio to secretlint, for both (secretlint runs on one thread);
 #  * instructions per command line: callgrind totals for 2000 lines minus
 #    the totals for 1000 lines, divided by 1000 (each rule's pattern is
 #    JIT-compiled when it first runs: by line 1000 they all have);
@@ -66,11 +68,17 @@ best_time() {
 	echo "$best"
 }
 
+# One thread (--jobs 1), and the default: one job per CPU this process may
+# run on, each with its own redactor (lines are independent).
+ncpu=$(nproc 2>/dev/null || echo 1)
+t_one=$(best_time 3 "$T/big.txt" "$DLB" redact --level minimal --jobs 1)
+mbs_one=$(awk -v b="$bytes" -v t="$t_one" 'BEGIN { printf "%.1f", b / 1e6 / t }')
+us_line=$(awk -v l="$lines" -v t="$t_one" 'BEGIN { printf "%.2f", t * 1e6 / l }')
 t_ours=$(best_time 3 "$T/big.txt" "$DLB" redact --level minimal)
 mbs_ours=$(awk -v b="$bytes" -v t="$t_ours" 'BEGIN { printf "%.1f", b / 1e6 / t }')
-us_line=$(awk -v l="$lines" -v t="$t_ours" 'BEGIN { printf "%.2f", t * 1e6 / l }')
 echo "| redact corpus (commands, repeated) | $lines lines, $mb MB |"
-echo "| deliberate redact --level minimal throughput | $mbs_ours MB/s ($us_line us/line, ${t_ours}s) |"
+echo "| deliberate redact --level minimal --jobs 1 throughput | $mbs_one MB/s ($us_line us/line, ${t_one}s) |"
+echo "| deliberate redact --level minimal throughput (default: $ncpu jobs) | $mbs_ours MB/s (${t_ours}s) |"
 # standard: the rules plus argument typing (what the daemon writes by default)
 t_std=$(best_time 3 "$T/big.txt" "$DLB" redact --level standard)
 mbs_std=$(awk -v b="$bytes" -v t="$t_std" 'BEGIN { printf "%.1f", b / 1e6 / t }')
@@ -134,8 +142,10 @@ cp "$T/big.txt" "$SL/big.txt"
 t_sl=$(best_time 3 /dev/null sl_run big.txt)
 mbs_sl=$(awk -v b="$bytes" -v t="$t_sl" 'BEGIN { printf "%.2f", b / 1e6 / t }')
 ratio=$(awk -v a="$t_sl" -v b="$t_ours" 'BEGIN { printf "%.1f", a / b }')
+ratio_one=$(awk -v a="$t_sl" -v b="$t_one" 'BEGIN { printf "%.1f", a / b }')
 echo "| secretlint $slv (preset-recommend) throughput, same file | $mbs_sl MB/s (${t_sl}s) |"
-echo "| throughput ratio deliberate / secretlint (target >= 10) | ${ratio}x |"
+echo "| throughput ratio deliberate / secretlint (target >= 10), default jobs ($ncpu) | ${ratio}x |"
+echo "| throughput ratio deliberate --jobs 1 / secretlint | ${ratio_one}x |"
 
 # secretlint recall: findings' ranges over the independent corpus
 grep -v '^#' "$FIX/independent.tsv" | grep . >"$SL/ind.tsv"

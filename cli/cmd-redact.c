@@ -3,8 +3,17 @@
  * daemon redacts fullCommand before writing (at standard, free argument
  * values become types).  --json prints per-line findings (rule id, type,
  * byte span) and never the secret itself.
+ *
+ * Lines are independent, so a long input is cut into batches and each
+ * batch into one slice per job; every job has its own redactor (the
+ * match data, the keyword hits and the lazily JIT-compiled patterns are a
+ * redactor's own), and the slices are printed in input order.  Short
+ * inputs, and --jobs 1, never start a thread.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +23,142 @@
 #include "buf.h"
 #include "cli.h"
 #include "redact.h"
+#include "xmalloc.h"
+
+#define JOBS_MAX	64
+#define BATCH_LINES	16384	/* lines read before a batch is shared out */
+#define SLICE_MIN	1024	/* fewer lines per job are not worth a thread */
+
+struct redact_job {
+	struct redactor		*red;
+	enum anon_level		 level;
+	int			 json;
+	const char		*text;		/* the batch's lines, NUL-ended */
+	const size_t		*off;		/* where line i starts in text */
+	const size_t		*len;
+	size_t			 first, n;	/* this job's lines */
+	long			 lineno;	/* the number of line first */
+	struct buf		 out;		/* what to print */
+	struct buf		 line;
+	struct redact_findings	 f;
+};
+
+/* Append one line's result, as text or as a JSON object, to j->out. */
+static void
+redact_job_line(struct redact_job *j, const char *in, size_t n, long lineno)
+{
+	struct json_object	*o, *arr, *fo;
+	size_t			 i;
+
+	buf_reset(&j->line);
+	j->f.n = 0;
+	redact_line(j->red, j->level, in, n, &j->line, &j->f, NULL);
+	if (!j->json) {
+		buf_add(&j->out, j->line.data, j->line.len);
+		buf_addc(&j->out, '\n');
+		return;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "line", json_object_new_int64(lineno));
+	json_object_object_add(o, "redacted",
+	    json_object_new_string_len(buf_str(&j->line), (int)j->line.len));
+	arr = json_object_new_array();
+	for (i = 0; i < j->f.n; i++) {
+		fo = json_object_new_object();
+		json_object_object_add(fo, "ruleId",
+		    json_object_new_string(j->f.v[i].rule_id));
+		json_object_object_add(fo, "type",
+		    json_object_new_string(j->f.v[i].type));
+		json_object_object_add(fo, "label",
+		    json_object_new_string(j->f.v[i].label));
+		json_object_object_add(fo, "start",
+		    json_object_new_int64((int64_t)j->f.v[i].start));
+		json_object_object_add(fo, "end",
+		    json_object_new_int64((int64_t)j->f.v[i].end));
+		json_object_array_add(arr, fo);
+	}
+	json_object_object_add(o, "findings", arr);
+	buf_adds(&j->out, json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	buf_addc(&j->out, '\n');
+	json_object_put(o);
+}
+
+/* A job's slice of the batch (the thread function). */
+static void *
+redact_job_run(void *arg)
+{
+	struct redact_job	*j = arg;
+	size_t			 i;
+
+	buf_reset(&j->out);
+	for (i = j->first; i < j->first + j->n; i++)
+		redact_job_line(j, j->text + j->off[i], j->len[i],
+		    j->lineno + (long)(i - j->first));
+	return NULL;
+}
+
+/* The CPUs this process may run on. */
+static int
+redact_default_jobs(void)
+{
+	cpu_set_t	set;
+	int		n;
+
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return 1;
+	n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > JOBS_MAX ? JOBS_MAX : n;
+}
+
+/*
+ * Redact the batch's n lines with up to njobs jobs, loading the redactors
+ * of jobs that have none yet, and print the slices in order.  Returns -1
+ * if a redactor cannot be loaded or a thread cannot start.
+ */
+static int
+redact_batch(struct redact_job *jobs, int njobs, const struct buf *text,
+    const size_t *off, const size_t *len, size_t n, long lineno)
+{
+	pthread_t	 tid[JOBS_MAX];
+	size_t		 first = 0;
+	int		 k, use, started, error;
+
+	use = (int)(n / SLICE_MIN);
+	if (use > njobs)
+		use = njobs;
+	if (use < 1)
+		use = 1;
+	for (k = 0; k < use; k++) {
+		if (jobs[k].red == NULL &&
+		    (jobs[k].red = cli_load_redactor()) == NULL)
+			return -1;
+		jobs[k].text = text->data;
+		jobs[k].off = off;
+		jobs[k].len = len;
+		jobs[k].first = first;
+		jobs[k].n = n * (size_t)(k + 1) / (size_t)use - first;
+		jobs[k].lineno = lineno + (long)first;
+		first += jobs[k].n;
+	}
+	for (started = 1; started < use; started++) {
+		error = pthread_create(&tid[started], NULL, redact_job_run,
+		    &jobs[started]);
+		if (error != 0) {
+			cli_error("cannot start a redaction thread: %s",
+			    strerror(error));
+			break;
+		}
+	}
+	redact_job_run(&jobs[0]);
+	for (k = 1; k < started; k++)
+		pthread_join(tid[k], NULL);
+	if (started < use)
+		return -1;
+	for (k = 0; k < use; k++)
+		fwrite(jobs[k].out.data, 1, jobs[k].out.len, stdout);
+	return 0;
+}
 
 /* The redact subcommand. */
 int
@@ -22,20 +167,20 @@ cmd_redact(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "level", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "jobs", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct redactor		*red;
-	struct redact_findings	 f = REDACT_FINDINGS_INIT;
-	struct buf		 out = BUF_INIT;
-	struct json_object	*o, *arr, *fo;
+	struct redact_job	 jobs[JOBS_MAX];
+	struct buf		 text = BUF_INIT;
 	enum anon_level		 level = ANON_MINIMAL;
-	char			*line = NULL;
-	size_t			 cap = 0, i;
-	ssize_t			 n;
-	long			 lineno = 0;
-	int			 ch, json = 0;
+	char			*line = NULL, *end;
+	size_t			*off, *len, cap = 0, n = 0;
+	ssize_t			 got;
+	long			 lineno = 1, v;
+	int			 ch, json = 0, njobs, k, rc = EXIT_OK;
 
+	njobs = redact_default_jobs();
 	while ((ch = getopt_long(argc, argv, "+l:jh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'l':
@@ -45,6 +190,15 @@ cmd_redact(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'J':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    v < 1 || v > JOBS_MAX)
+				cli_usage_error("bad --jobs '%s': want a number "
+				    "from 1 to %d", optarg, JOBS_MAX);
+			njobs = (int)v;
 			break;
 		case 'h':
 			cli_help();
@@ -56,48 +210,51 @@ cmd_redact(int argc, char **argv)
 	if (optind != argc)
 		cli_usage_error("unexpected argument '%s' (lines are read "
 		    "from stdin)", argv[optind]);
-	if ((red = cli_load_redactor()) == NULL)
+	memset(jobs, 0, sizeof jobs);
+	for (k = 0; k < njobs; k++) {
+		jobs[k].level = level;
+		jobs[k].json = json;
+	}
+	/* The first redactor before any input: a broken rule set says so. */
+	if ((jobs[0].red = cli_load_redactor()) == NULL)
 		return EXIT_FAIL;
-	while ((n = getline(&line, &cap, stdin)) != -1) {
-		lineno++;
-		if (n > 0 && line[n - 1] == '\n')
-			line[--n] = '\0';
-		buf_reset(&out);
-		f.n = 0;
-		redact_line(red, level, line, (size_t)n, &out, &f, NULL);
-		if (!json) {
-			fwrite(out.data != NULL ? out.data : "", 1, out.len,
-			    stdout);
-			putchar('\n');
-			continue;
+	off = xcalloc(BATCH_LINES, sizeof *off);
+	len = xcalloc(BATCH_LINES, sizeof *len);
+	for (;;) {
+		got = getline(&line, &cap, stdin);
+		if (got != -1) {
+			if (got > 0 && line[got - 1] == '\n')
+				line[--got] = '\0';
+			off[n] = text.len;
+			len[n] = (size_t)got;
+			buf_add(&text, line, (size_t)got + 1);
+			n++;
 		}
-		o = json_object_new_object();
-		json_object_object_add(o, "line", json_object_new_int64(lineno));
-		json_object_object_add(o, "redacted",
-		    json_object_new_string_len(buf_str(&out), (int)out.len));
-		arr = json_object_new_array();
-		for (i = 0; i < f.n; i++) {
-			fo = json_object_new_object();
-			json_object_object_add(fo, "ruleId",
-			    json_object_new_string(f.v[i].rule_id));
-			json_object_object_add(fo, "type",
-			    json_object_new_string(f.v[i].type));
-			json_object_object_add(fo, "label",
-			    json_object_new_string(f.v[i].label));
-			json_object_object_add(fo, "start",
-			    json_object_new_int64((int64_t)f.v[i].start));
-			json_object_object_add(fo, "end",
-			    json_object_new_int64((int64_t)f.v[i].end));
-			json_object_array_add(arr, fo);
+		if (n > 0 && (n == BATCH_LINES || got == -1)) {
+			if (redact_batch(jobs, njobs, &text, off, len, n,
+			    lineno) != 0) {
+				rc = EXIT_FAIL;
+				break;
+			}
+			lineno += (long)n;
+			n = 0;
+			buf_reset(&text);
 		}
-		json_object_object_add(o, "findings", arr);
-		printf("%s\n", json_object_to_json_string_ext(o,
-		    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
+		if (got == -1)
+			break;
 	}
 	free(line);
-	buf_release(&out);
-	redact_findings_release(&f);
-	redactor_free(red);
-	return ferror(stdout) ? EXIT_FAIL : EXIT_OK;
+	free(off);
+	free(len);
+	buf_release(&text);
+	for (k = 0; k < njobs; k++) {
+		if (jobs[k].red != NULL)
+			redactor_free(jobs[k].red);
+		buf_release(&jobs[k].out);
+		buf_release(&jobs[k].line);
+		redact_findings_release(&jobs[k].f);
+	}
+	if (ferror(stdout))
+		rc = EXIT_FAIL;
+	return rc;
 }

@@ -21,7 +21,7 @@ __deliberate_flags() {
 	feedback)	echo "--last --entry --helpful --accurate --comment --help" ;;
 	log)		echo "--shell --cwd --line --source --help" ;;
 	purge)		echo "--all --before --entry --yes --help" ;;
-	redact)		echo "--level --json --help" ;;
+	redact)		echo "--level --json --jobs --help" ;;
 	rotate)		echo "--dry-run --quiet --help" ;;
 	rules)		echo "--category --risk --json --learned --forget --help" ;;
 	run)		echo "--mode --strict --help" ;;

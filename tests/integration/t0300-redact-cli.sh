@@ -25,6 +25,32 @@ test_expect_success 'redact: a bad level is a usage error' '
 	grep_f "bad --level" "$T/err" && grep_f "usage: deliberate redact" "$T/err"
 '
 
+# 20,000 lines: more than one batch (16,384 lines), cut into slices for
+# three jobs; the output must be the one-job output, in input order.
+test_expect_success 'redact --jobs: the same bytes and line numbers as one job' '
+	grep -v "^#" "$CORPUS" | grep -v "^$" >"$T/one" &&
+	"$PYTHON" -c "
+import sys
+lines = [l.split(\"\\t\")[0] for l in open(sys.argv[1]).read().splitlines()]
+out = [\"%d %s\" % (i, lines[i % len(lines)]) for i in range(20000)]
+open(sys.argv[2], \"w\").write(\"\\n\".join(out) + \"\\n\")
+" "$T/one" "$T/many" &&
+	deliberate redact --jobs 1 <"$T/many" >"$T/j1" &&
+	deliberate redact --jobs 3 <"$T/many" >"$T/j3" &&
+	test "$(wc -l <"$T/j3")" = 20000 &&
+	test_cmp "$T/j1" "$T/j3" &&
+	cut -f2 "$T/one" | sort -u | while IFS= read -r s; do
+		! grep -qF -- "$s" "$T/j3" || { echo "left: ${s:0:4}..."; exit 1; }
+	done &&
+	deliberate redact --jobs 3 --json --level standard <"$T/many" >"$T/js3" &&
+	deliberate redact --jobs 1 --json --level standard <"$T/many" >"$T/js1" &&
+	test_cmp "$T/js1" "$T/js3" &&
+	jq -r .line "$T/js3" >"$T/nums" && seq 20000 >"$T/want" &&
+	test_cmp "$T/want" "$T/nums" &&
+	{ echo x | deliberate redact --jobs 0 2>"$T/err"; test $? -eq 2; } &&
+	grep_f "bad --jobs" "$T/err" && grep_f "usage: deliberate redact" "$T/err"
+'
+
 test_expect_success 'secret-free commands come out unchanged at minimal' '
 	grep -v "^#" "$CLEAN" | grep -v "^$" >"$T/clean" &&
 	deliberate redact --level minimal <"$T/clean" >"$T/clean.out" &&
