@@ -523,6 +523,7 @@ static const char *const heldout_files[] = {
 	"heldout112.tsv",
 	"heldout111.tsv",
 	"heldout113.tsv",
+	"heldout117.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
