@@ -524,6 +524,9 @@ static const char *const heldout_files[] = {
 	"heldout111.tsv",
 	"heldout113.tsv",
 	"heldout117.tsv",
+	"heldout115.tsv",
+	"heldout116.tsv",
+	"heldout118.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
