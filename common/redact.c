@@ -97,11 +97,9 @@ struct redactor {
 	size_t			 arg_rule;	/* typed argument values */
 	size_t			 ntypes;
 	struct acmatch		*ac;
-	unsigned char		*run;		/* scratch: rules to run */
-	size_t			*hits;		/* scratch: run[] set, in order */
-	size_t			 nhits;
-	size_t			*always;	/* rules without keywords */
-	size_t			 nalways;
+	uint64_t		*run;		/* scratch: rules whose keywords occur */
+	uint64_t		*always;	/* rules without keywords */
+	size_t			 nwords;	/* of both bit sets */
 	pcre2_match_data	*md;
 	pcre2_match_context	*mctx;
 	pcre2_jit_stack		*jstack;
@@ -790,12 +788,12 @@ redactor_load(const char *dir, struct redactor **ret, char **cause)
 			    strlen(r->rules[i].keywords[j]), (unsigned)i);
 	}
 	acmatch_build(r->ac);
-	r->run = xcalloc(r->total, 1);
-	r->hits = xcalloc(r->total, sizeof *r->hits);
-	r->always = xcalloc(r->nrules + 1, sizeof *r->always);
+	r->nwords = (r->nrules + 63) / 64;
+	r->run = xcalloc(r->nwords + 1, sizeof *r->run);
+	r->always = xcalloc(r->nwords + 1, sizeof *r->always);
 	for (i = 0; i < r->nrules; i++) {
 		if (r->rules[i].nkeywords == 0)
-			r->always[r->nalways++] = i;
+			r->always[i / 64] |= (uint64_t)1 << (i % 64);
 	}
 
 	r->md = pcre2_match_data_create(64, NULL);
@@ -858,7 +856,6 @@ redactor_free(struct redactor *r)
 	free(r->rules);
 	acmatch_free(r->ac);
 	free(r->run);
-	free(r->hits);
 	free(r->always);
 	if (r->md != NULL)
 		pcre2_match_data_free(r->md);
@@ -2062,10 +2059,7 @@ redact_ac_hit(unsigned id, size_t end, void *arg)
 	struct redactor	*r = arg;
 
 	(void)end;
-	if (!r->run[id]) {
-		r->run[id] = 1;
-		r->hits[r->nhits++] = id;
-	}
+	r->run[id / 64] |= (uint64_t)1 << (id % 64);
 }
 
 static int
@@ -2306,7 +2300,12 @@ path_anon(const char *p, size_t n, size_t homelen)
 static int
 is_pwchar(int c)
 {
-	return isalnum(c) || (c != '\0' && strchr("@$!#*_-?+^~", c) != NULL);
+	switch (c) {
+	case '@': case '$': case '!': case '#': case '*': case '_': case '-':
+	case '?': case '+': case '^': case '~':
+		return 1;
+	}
+	return isalnum(c);
 }
 
 /* Does in have a word of the mixed-word shape (see SHAPE_MIXED_WORD)? */
@@ -2396,43 +2395,34 @@ static int
 redact_collect(struct redactor *r, enum anon_level level, const char *in,
     size_t len, struct spans *sp)
 {
-	size_t	i, h, a;
-	int	limits = 0, mixed = -1;
+	uint64_t	bits;
+	size_t		i, w;
+	int		limits = 0, mixed = -1;
 
 	/*
 	 * Only the rules whose keywords occur, and those without keywords,
 	 * are visited, in load order (which breaks ties): a loop over every
-	 * rule cost 14% of the instructions per line.
+	 * rule cost 14% of the instructions per line, and sorting a list of
+	 * the rules hit 2%; the bits of a set come out in order.
 	 */
-	r->nhits = 0;
 	acmatch_scan(r->ac, in, len, redact_ac_hit, r);
-	/* Insertion sort: a line hits a few dozen rules at most. */
-	for (i = 1; i < r->nhits; i++) {
-		size_t	v = r->hits[i], j = i;
-
-		for (; j > 0 && r->hits[j - 1] > v; j--)
-			r->hits[j] = r->hits[j - 1];
-		r->hits[j] = v;
-	}
-	for (h = a = 0; h < r->nhits || a < r->nalways; ) {
-		if (a == r->nalways || (h < r->nhits &&
-		    r->hits[h] < r->always[a]))
-			i = r->hits[h++];
-		else
-			i = r->always[a++];
-		if (r->rules[i].level > level)
-			continue;
-		if (r->rules[i].shape == SHAPE_MIXED_WORD) {
-			if (mixed < 0)
-				mixed = has_mixed_word(in, len);
-			if (!mixed)
+	for (w = 0; w < r->nwords; w++) {
+		bits = r->run[w] | r->always[w];
+		r->run[w] = 0;
+		for (; bits != 0; bits &= bits - 1) {
+			i = w * 64 + (size_t)__builtin_ctzll(bits);
+			if (r->rules[i].level > level)
 				continue;
+			if (r->rules[i].shape == SHAPE_MIXED_WORD) {
+				if (mixed < 0)
+					mixed = has_mixed_word(in, len);
+				if (!mixed)
+					continue;
+			}
+			if (rule_run(r, i, in, len, sp, 0) != 0)
+				limits++;
 		}
-		if (rule_run(r, i, in, len, sp, 0) != 0)
-			limits++;
 	}
-	for (h = 0; h < r->nhits; h++)
-		r->run[r->hits[h]] = 0;
 	if (level >= ANON_STANDARD) {
 		username_spans(r, in, len, sp);
 		home_spans(r, in, len, sp);
