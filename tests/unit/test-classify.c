@@ -527,6 +527,7 @@ static const char *const heldout_files[] = {
 	"heldout115.tsv",
 	"heldout116.tsv",
 	"heldout118.tsv",
+	"heldout119.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
