@@ -528,6 +528,8 @@ static const char *const heldout_files[] = {
 	"heldout116.tsv",
 	"heldout118.tsv",
 	"heldout119.tsv",
+	"heldout120.tsv",
+	"heldout121.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
