@@ -530,6 +530,7 @@ static const char *const heldout_files[] = {
 	"heldout119.tsv",
 	"heldout120.tsv",
 	"heldout121.tsv",
+	"heldout122.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
