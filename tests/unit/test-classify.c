@@ -531,6 +531,7 @@ static const char *const heldout_files[] = {
 	"heldout120.tsv",
 	"heldout121.tsv",
 	"heldout122.tsv",
+	"heldout123.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
