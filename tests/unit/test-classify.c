@@ -532,6 +532,7 @@ static const char *const heldout_files[] = {
 	"heldout121.tsv",
 	"heldout122.tsv",
 	"heldout123.tsv",
+	"heldout125.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
