@@ -1995,6 +1995,14 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 		    memchr(in + s, '.', e - s) != NULL || nested_call(in, len,
 		    e + 1)))
 			continue;
+		/*
+		 * echo 'A_KEY=' >> .env && echo 'B_KEY=': the quote after the
+		 * '=' closes the string the name is in, and what follows it is
+		 * shell, not a quoted value.
+		 */
+		if (ru->rewrite != REWRITE_PATH && s > 0 && in[s - 1] == '\'' &&
+		    quote_at(in, s - 1) == '\'')
+			continue;
 		e = extend_in_quotes(in, len, s, e);
 		/*
 		 * printf 'A_KEY=sk-...\nB_KEY=...': a placeholder ends at the
