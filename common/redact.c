@@ -1514,13 +1514,14 @@ is_placeholder(const char *s, size_t n)
 			return 1;
 	}
 	/*
-	 * A Stripe or Supabase publishable key and an Adyen client key
-	 * ship in web pages, and Mailgun's pubkey- validation key is
-	 * public: public by design.
+	 * A Stripe or Supabase publishable key, a PostHog project key and an
+	 * Adyen client key ship in web pages, and Mailgun's pubkey-
+	 * validation key is public: public by design.
 	 */
 	if ((n > 8 && (strncmp(s, "pk_test_", 8) == 0 ||
 	    strncmp(s, "pk_live_", 8) == 0)) ||
 	    (n > 15 && strncmp(s, "sb_publishable_", 15) == 0) ||
+	    (n > 4 && strncmp(s, "phc_", 4) == 0) ||
 	    (n > 7 && strncmp(s, "pubkey-", 7) == 0) ||
 	    is_adyen_client_key(s, n))
 		return 1;
