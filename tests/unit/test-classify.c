@@ -533,6 +533,8 @@ static const char *const heldout_files[] = {
 	"heldout122.tsv",
 	"heldout123.tsv",
 	"heldout125.tsv",
+	"heldout124.tsv",
+	"heldout126.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
