@@ -156,7 +156,7 @@ t_chain() {
 	# pc=N line no longer matches (CI once saw only one, and failed).
 	# The wait is long: under ASan on a loaded machine a line took more
 	# than 10 s once.
-	for want in 1 2; do
+	for _ in 1 2; do
 		n0=$(pcs)
 		tsend b1 'echo pc=$__pc'
 		for i in $(seq 300); do
