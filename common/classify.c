@@ -3840,6 +3840,51 @@ add_input(struct segment *s, const char *name)
 		s->input[s->ninput++] = name;
 }
 
+/*
+ * The program whose output a process or command substitution is:
+ * bash <(curl ...), sh <<< "$(base64 -d ...)".  Only the names input_from
+ * rules ask about are kept (the segment holds pointers, not copies).
+ */
+static const char *
+add_body_input(struct segment *s, const char *body)
+{
+	static const char *const producers[] = { "curl", "wget", "fetch",
+	    "aria2c", "http", "xh", "lwp-request", "GET", "base64", "base32",
+	    "basenc", "xxd", "openssl", "uudecode", "gunzip", "gzip", "zcat",
+	    "bzcat", "xzcat", "zstdcat", "rev", "gpg" };
+	const char	*b = body;
+	size_t		 i, n;
+
+	/* The first word of the body. */
+	while (*b != '\0' && (*b == '<' || *b == '$' || *b == '(' ||
+	    *b == '`' || isspace((unsigned char)*b) || *b == '"'))
+		b++;
+	for (i = 0; i < sizeof producers / sizeof producers[0]; i++) {
+		n = strlen(producers[i]);
+		if (strncmp(b, producers[i], n) == 0 && (b[n] == '\0' ||
+		    isspace((unsigned char)b[n]) || b[n] == ')' ||
+		    b[n] == '|')) {
+			add_input(s, producers[i]);
+			return producers[i];
+		}
+	}
+	return NULL;
+}
+
+/* Whether the command's here-string is a command substitution. */
+static int
+herestring_sub(const struct shtok_list *l, const struct shtok_cmd *cmd)
+{
+	size_t	t;
+
+	for (t = cmd->first; t < cmd->first + cmd->n && t + 1 < l->n; t++) {
+		if (l->v[t].kind == SHTOK_REDIR &&
+		    strcmp(l->v[t].text, "<<<") == 0)
+			return (l->v[t + 1].flags & SHW_CMDSUB) != 0;
+	}
+	return 0;
+}
+
 /* Bypass checks that look at one simple command. */
 /*
  * alias rm='rm -i': the same command with only the options that make it
@@ -4481,25 +4526,28 @@ judge_list(struct judge *j, const struct shtok_list *l, int depth)
 					    l->v[cmds.v[p].argv[0]].text));
 			}
 		}
-		for (k = 1; k < s.argc; k++) {
-			if (s.wflags[k] & (SHW_PROCSUB | SHW_CMDSUB)) {
-				const char *b = s.argv[k];
-
-				/* The first word of the body. */
-				while (*b != '\0' && (*b == '<' || *b ==
-				    '$' || *b == '(' || *b == '`' ||
-				    isspace((unsigned char)*b) || *b == '"'))
-					b++;
-				if (strncmp(b, "curl", 4) == 0)
-					add_input(&s, "curl");
-				else if (strncmp(b, "wget", 4) == 0)
-					add_input(&s, "wget");
-			}
-		}
-		bypass_segment(j, l, cmd, &s, w0flags, w0);
-
 		/* Text given on stdin, for rules about client programs. */
 		s.stdin_text = stdin_data(l, cmd);
+		for (k = 0; k <= s.argc; k++) {
+			const char *src = NULL;
+
+			if (k < s.argc && (s.wflags[k] & (SHW_PROCSUB |
+			    SHW_CMDSUB)) && k > 0)
+				src = add_body_input(&s, s.argv[k]);
+			/* sh <<< "$(curl ...)": the here-string is curl's
+			 * output. */
+			else if (k == s.argc && s.stdin_text != NULL &&
+			    herestring_sub(l, cmd))
+				src = add_body_input(&s, s.stdin_text);
+			/* bash <(base64 -d <<< ...): a hidden program. */
+			if (src != NULL && IN(s.name, shells) &&
+			    (strncmp(src, "base", 4) == 0 ||
+			    strcmp(src, "xxd") == 0 || strcmp(src, "rev") == 0 ||
+			    strcmp(src, "uudecode") == 0 ||
+			    strcmp(src, "openssl") == 0))
+				tech_add(j, TECH_OBFUSCATION);
+		}
+		bypass_segment(j, l, cmd, &s, w0flags, w0);
 		if (s.stdin_text == NULL && cmd->piped_in && ci > 0 &&
 		    cmds.v[ci - 1].nargv > 0)
 			s.stdin_text = echoed_text(l, &cmds.v[ci - 1], &echoed);
