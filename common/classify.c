@@ -4839,6 +4839,36 @@ short_opts_end_m(const char *w)
 	return 1;
 }
 
+/*
+ * Does echo's word t put a secret's value in the text: "$NPM_TOKEN",
+ * "$(cat config/master.key)"?  Such a note in a document is the secret
+ * itself, so it is not blanked (session 18).
+ */
+static int
+expands_secret(const struct shtok_token *t)
+{
+	static const char	*names[] = { "TOKEN", "SECRET", "PASS", "_KEY",
+	    "APIKEY", "CREDENTIAL" };
+	const char		*p;
+	size_t			 i, n;
+
+	if (t->flags & SHW_CMDSUB)
+		return 1;
+	if (!(t->flags & SHW_VAR))
+		return 0;
+	for (p = strchr(t->raw, '$'); p != NULL; p = strchr(p + 1, '$')) {
+		const char *v = p + 1 + (p[1] == '{');
+
+		for (n = 0; isalnum((unsigned char)v[n]) || v[n] == '_'; n++)
+			;
+		for (i = 0; i < nitems(names); i++) {
+			if (memmem(v, n, names[i], strlen(names[i])) != NULL)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static char *
 inert_text(const struct shtok_list *l, const char *line, size_t len)
 {
@@ -4887,6 +4917,10 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 					    docs[from]) == 0)
 						text = 1;
 				}
+			}
+			for (k = 1; text && k < c->nargv; k++) {
+				if (expands_secret(&l->v[c->argv[k]]))
+					text = 0;
 			}
 		}
 		/* git grep PATTERN: a grep too. */
