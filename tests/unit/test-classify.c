@@ -535,6 +535,9 @@ static const char *const heldout_files[] = {
 	"heldout125.tsv",
 	"heldout124.tsv",
 	"heldout126.tsv",
+	"heldout127.tsv",
+	"heldout128.tsv",
+	"heldout129.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
