@@ -185,7 +185,7 @@ install: all
 	install -m 0644 redaction-rules/*.rules redaction-rules/safe-words.txt \
 	    redaction-rules/README.md \
 	    $(SHAREDIR)/redaction-rules/
-	for f in risk-rules/*.rules risk-rules/README.md; do \
+	for f in risk-rules/*.rules risk-rules/*.model risk-rules/README.md; do \
 	    if [ -f $$f ]; then install -m 0644 $$f $(SHAREDIR)/risk-rules/; fi; done
 	for f in shell-hooks/*; do case $$f in *.[ch]|*/zsh-compat) ;; \
 	    *) install -m 0644 $$f $(SHAREDIR)/shell-hooks/ ;; esac; done

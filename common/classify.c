@@ -29,6 +29,7 @@
 #include "buf.h"
 #include "rulefile.h"
 #include "shtok.h"
+#include "wordmodel.h"
 #include "xmalloc.h"
 
 #define CLASSIFY_MAX_DEPTH	8	/* nesting of sh -c, eval, $(...) */
@@ -99,6 +100,7 @@ struct risk_rule {
 						   with no command */
 	size_t			  nkeywords;
 	int			  check;	/* CHECK_*: a built-in test */
+	struct wordmodel	 *model;	/* model = FILE: the word model */
 };
 
 /* Built-in tests a rule can name with check = NAME. */
@@ -152,6 +154,8 @@ struct classifier {
 	struct cache_ent	*cache;
 	ssize_t			 only;		/* judge only this rule */
 	int			 only_hit;
+	ssize_t			 model_rule;	/* the rule with model =, or -1 */
+	char			*triggers;	/* the rules' trigger words */
 };
 
 /* The judgement of one line in progress. */
@@ -607,6 +611,28 @@ load_rule(struct classifier *c, const struct rule_stanza *st, char **cause)
 		r->info.nomatch[r->info.nnomatch++] = xstrdup(v);
 	}
 
+	if ((v = rule_get(st, "model")) != NULL) {
+		char	*path, *why = NULL;
+		int	 e;
+
+		if (strchr(v, '/') != NULL || v[0] == '.') {
+			xasprintf(cause, "%s:%d: rule %s: model must be a file "
+			    "name in the rules directory", st->file, st->line,
+			    st->id);
+			return -EINVAL;
+		}
+		base = strrchr(st->file, '/');
+		xasprintf(&path, "%.*s%s", base != NULL ? (int)(base -
+		    st->file + 1) : 0, st->file, v);
+		e = wordmodel_load(path, &r->model, &why);
+		free(path);
+		if (e != 0) {
+			xasprintf(cause, "%s:%d: rule %s: %s", st->file,
+			    st->line, st->id, why);
+			free(why);
+			return e;
+		}
+	}
 	if (r->line_scope && r->pattern == NULL) {
 		xasprintf(cause, "%s:%d: rule %s: scope = line needs a "
 		    "pattern", st->file, st->line, st->id);
@@ -620,13 +646,14 @@ load_rule(struct classifier *c, const struct rule_stanza *st, char **cause)
 		return -EINVAL;
 	}
 	if (!r->line_scope && r->ncmds == 0 && r->nvia == 0 &&
-	    r->redirect == NULL && r->check == CHECK_NONE) {
+	    r->redirect == NULL && r->check == CHECK_NONE &&
+	    r->model == NULL) {
 		xasprintf(cause, "%s:%d: rule %s: needs command, via, "
 		    "redirect, check or scope = line", st->file, st->line,
 		    st->id);
 		return -EINVAL;
 	}
-	r->wildcard = (r->ncmds == 0 && !r->line_scope);
+	r->wildcard = (r->ncmds == 0 && !r->line_scope && r->model == NULL);
 
 	/* Expand flag aliases of the rule's commands. */
 	for (i = 0; i < r->ncmds; i++) {
@@ -658,6 +685,10 @@ build_index(struct classifier *c)
 
 	for (i = 0; i < c->nrules; i++) {
 		r = &c->rules[i];
+		if (r->model != NULL) {
+			c->model_rule = (ssize_t)i;
+			continue;
+		}
 		if (r->line_scope) {
 			c->linerules = xreallocarray(c->linerules,
 			    c->nlinerules + 1, sizeof *c->linerules);
@@ -700,6 +731,7 @@ classifier_load(const char *dir, struct classifier **ret, char **cause)
 
 	c = xcalloc(1, sizeof *c);
 	c->only = -1;
+	c->model_rule = -1;
 	c->md = pcre2_match_data_create(16, NULL);
 	c->cache = xcalloc(CLASSIFY_CACHE_SIZE, sizeof *c->cache);
 	if (dir != NULL) {
@@ -742,6 +774,12 @@ classifier_load(const char *dir, struct classifier **ret, char **cause)
 	}
 	build_index(c);
 	c->state = xcalloc(c->nrules + 1, 1);
+	{
+		struct buf	tb = BUF_INIT;
+
+		classify_triggers(c, &tb);
+		c->triggers = buf_detach(&tb, NULL);
+	}
 	rule_set_release(&set);
 	*ret = c;
 	return 0;
@@ -802,8 +840,10 @@ classifier_free(struct classifier *c)
 		pcre2_code_free(r->pattern);
 		pcre2_code_free(r->unless);
 		pcre2_code_free(r->redirect);
+		wordmodel_free(r->model);
 	}
 	free(c->rules);
+	free(c->triggers);
 	for (i = 0; i < c->ncmds; i++) {
 		free(c->cmds[i].name);
 		strv_free(c->cmds[i].valopts, c->cmds[i].nvalopts);
@@ -5210,6 +5250,86 @@ build_classification(struct classifier *c, enum risk risk, double conf,
 	return o;
 }
 
+/*
+ * Whether the shell hooks may record line without a verdict by their
+ * fixed list (hook_fast_path() in shell-hooks/hookcore.c: plain word
+ * characters, and a first word such as echo, ls, cat or git).  Wider than
+ * the hooks' test on purpose; test-classify checks that every line they
+ * let through classifies safe.
+ */
+static int
+hook_may_skip(const char *line, size_t len)
+{
+	static const char	*first[] = { "ls", "ll", "la", "pwd", "cd",
+	    "echo", "true", ":", "date", "whoami", "id", "clear", "jobs",
+	    "uptime", "cal", "hostname", "uname", "df", "free", "which", "tty",
+	    "dirs", "man", "type", "history", "cat", "less", "more", "head",
+	    "tail", "grep", "rg", "git" };
+	static const char	 plain[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _./:,@%+-";
+	char			 w[16];
+	size_t			 i, n;
+
+	for (i = 0; i < len; i++) {
+		if (line[i] == '\0' || strchr(plain, line[i]) == NULL)
+			return 0;
+	}
+	for (i = 0; i < len && line[i] == ' '; i++)
+		;
+	for (n = 0; i < len && line[i] != ' ' && n + 1 < sizeof w; i++)
+		w[n++] = line[i];
+	w[n] = '\0';
+	return IN(w, first);
+}
+
+/*
+ * Rule model:words, after every other rule: a line that no rule calls
+ * dangerous is, when its words score over the model's threshold.  The
+ * words are the ones the line rules see (a commit message, a grep
+ * pattern or an echo's text blanked).  A line the hooks let through
+ * without a verdict (trigger-free, or by their fixed list) is not asked
+ * about: the daemon must agree with them.
+ */
+static void
+judge_words(struct judge *j, const char *line, size_t len)
+{
+	struct classifier	*c = j->c;
+	struct risk_rule	*r;
+	struct shtok_list	 l = SHTOK_LIST_INIT;
+	char			*copy, *inert;
+	double			 p;
+	int			 skip;
+
+	if (c->model_rule < 0 || j->risk == RISK_DANGEROUS ||
+	    (c->only != -1 && c->only != c->model_rule) ||
+	    hook_may_skip(line, len))
+		return;
+	r = &c->rules[c->model_rule];
+	copy = xmalloc(len + 1);
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	skip = c->triggers != NULL && strlen(copy) == len &&
+	    classify_trigger_free(copy, c->triggers);
+	free(copy);
+	if (skip)
+		return;
+	c->state[c->model_rule] = 1;
+	shtok_split(line, len, &l);
+	inert = inert_text(&l, line, len);
+	shtok_list_release(&l);
+	p = wordmodel_score(r->model, inert != NULL ? inert : line, len);
+	free(inert);
+	if (p < wordmodel_threshold(r->model))
+		return;
+	c->state[c->model_rule] = 2;
+	if (c->only == c->model_rule)
+		c->only_hit = 1;
+	j->risk = RISK_DANGEROUS;
+	j->rule = c->model_rule;
+	j->confidence = p < r->info.confidence ? p : r->info.confidence;
+	j->matched_any = 1;
+}
+
 static void
 verdict_fill_rule(struct classifier *c, ssize_t rule, struct verdict *v)
 {
@@ -5317,6 +5437,8 @@ classify_command(struct classifier *c, const char *line, size_t len,
 			tech_add(&j, TECH_AUTOMATION_TOOL);
 		j.bypass_ms += now_ms() - tb;
 	}
+	if (!fast && line != NULL)
+		judge_words(&j, line, len);
 	if (j.tech != 0) {
 		fast = 0;
 		if (j.risk < RISK_DANGEROUS)

@@ -1,0 +1,357 @@
+#include "wordmodel.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xmalloc.h"
+
+/*
+ * Features, as risk-rules/train-words.py makes them (keep the two the
+ * same; test-wordmodel compares scores):
+ *   w:WORD   each word: the first 4096 bytes lowercased (ASCII), split on
+ *            bytes other than [a-z0-9_.-], dots trimmed at both ends; no
+ *            empty, all-digit or over-24-byte words;
+ *   b:A B    each pair of neighbouring words;
+ *   c:MARK   >> , "> ", |, ~, *, $( and 0.0.0.0 anywhere in the line;
+ *   r:/ROOT  the first component of an absolute path (after the line's
+ *            start, white space, a quote or =).
+ */
+#define WM_MAXLINE	4096
+#define WM_MAXWORD	24
+
+struct wm_ent {
+	char	*key;
+	double	 weight;
+};
+
+struct wordmodel {
+	struct wm_ent	*tab;		/* open addressing, power of two */
+	size_t		 size;
+	size_t		 n;
+	double		 bias;
+	double		 threshold;
+};
+
+/* Features of one line: strings in one buffer, sorted and unique. */
+struct wm_feats {
+	struct buf	  text;
+	size_t		 *off;
+	size_t		  n;
+	size_t		  cap;
+};
+
+static uint64_t
+wm_hash(const char *s)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct wm_ent *
+wm_slot(const struct wordmodel *m, const char *key)
+{
+	size_t	i = (size_t)wm_hash(key) & (m->size - 1);
+
+	while (m->tab[i].key != NULL && strcmp(m->tab[i].key, key) != 0)
+		i = (i + 1) & (m->size - 1);
+	return &m->tab[i];
+}
+
+static const struct wm_ent *
+wm_find(const struct wordmodel *m, const char *key)
+{
+	const struct wm_ent	*e;
+
+	if (m->size == 0)
+		return NULL;
+	e = wm_slot(m, key);
+	return e->key != NULL ? e : NULL;
+}
+
+static void
+wm_grow(struct wordmodel *m)
+{
+	struct wm_ent	*old = m->tab;
+	size_t		 oldsize = m->size, i;
+
+	m->size = oldsize == 0 ? 1024 : oldsize * 2;
+	m->tab = xcalloc(m->size, sizeof *m->tab);
+	for (i = 0; i < oldsize; i++) {
+		if (old[i].key != NULL)
+			*wm_slot(m, old[i].key) = old[i];
+	}
+	free(old);
+}
+
+int
+wordmodel_load(const char *path, struct wordmodel **ret, char **cause)
+{
+	struct wordmodel	*m;
+	struct wm_ent		*e;
+	FILE			*fp;
+	char			*line = NULL, *tab, *end;
+	size_t			 cap = 0;
+	ssize_t			 len;
+	double			 v;
+	int			 lineno = 0, have_bias = 0;
+
+	if ((fp = fopen(path, "re")) == NULL) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	m = xcalloc(1, sizeof *m);
+	m->threshold = 0.75;
+	while ((len = getline(&line, &cap, fp)) != -1) {
+		lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len == 0 || line[0] == '#')
+			continue;
+		if ((tab = strchr(line, '\t')) == NULL)
+			goto bad;
+		*tab = '\0';
+		errno = 0;
+		v = strtod(tab + 1, &end);
+		if (errno != 0 || *end != '\0' || end == tab + 1 || !isfinite(v))
+			goto bad;
+		if (strcmp(line, "bias") == 0) {
+			m->bias = v;
+			have_bias = 1;
+		} else if (strcmp(line, "threshold") == 0) {
+			if (v <= 0 || v >= 1)
+				goto bad;
+			m->threshold = v;
+		} else {
+			if ((m->n + 1) * 2 > m->size)
+				wm_grow(m);
+			e = wm_slot(m, line);
+			if (e->key != NULL)
+				goto bad;
+			e->key = xstrdup(line);
+			e->weight = v;
+			m->n++;
+		}
+	}
+	free(line);
+	fclose(fp);
+	if (!have_bias) {
+		xasprintf(cause, "%s: no bias line", path);
+		wordmodel_free(m);
+		return -EINVAL;
+	}
+	*ret = m;
+	return 0;
+bad:
+	xasprintf(cause, "%s:%d: bad model line", path, lineno);
+	free(line);
+	fclose(fp);
+	wordmodel_free(m);
+	return -EINVAL;
+}
+
+struct wordmodel *
+wordmodel_free(struct wordmodel *m)
+{
+	size_t	i;
+
+	if (m == NULL)
+		return NULL;
+	for (i = 0; i < m->size; i++)
+		free(m->tab[i].key);
+	free(m->tab);
+	free(m);
+	return NULL;
+}
+
+double
+wordmodel_threshold(const struct wordmodel *m)
+{
+	return m->threshold;
+}
+
+size_t
+wordmodel_size(const struct wordmodel *m)
+{
+	return m->n;
+}
+
+static void
+feat_add(struct wm_feats *f, const char *kind, const char *s, size_t n,
+    const char *s2, size_t n2)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap == 0 ? 64 : f->cap * 2;
+		f->off = xreallocarray(f->off, f->cap, sizeof *f->off);
+	}
+	f->off[f->n++] = f->text.len;
+	buf_adds(&f->text, kind);
+	buf_add(&f->text, s, n);
+	if (s2 != NULL) {
+		buf_addc(&f->text, ' ');
+		buf_add(&f->text, s2, n2);
+	}
+	buf_addc(&f->text, '\0');
+}
+
+static int
+is_wordc(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+	    c == '.' || c == '-';
+}
+
+static int
+feat_cmp(const void *a, const void *b, void *base)
+{
+	return strcmp((const char *)base + *(const size_t *)a,
+	    (const char *)base + *(const size_t *)b);
+}
+
+/* The line's features into *f, sorted and unique. */
+static void
+features(const char *line, size_t len, struct wm_feats *f)
+{
+	static const struct { const char *needle; const char *name; } marks[] = {
+		{ ">>", ">>" }, { "> ", ">" }, { "|", "|" }, { "~", "~" },
+		{ "*", "*" }, { "$(", "$(" }, { "0.0.0.0", "any" },
+	};
+	char		*s;
+	size_t		 i, k, w0 = 0, wl = 0, ws, we, nw = 0, out;
+	int		 digits;
+
+	if (len > WM_MAXLINE)
+		len = WM_MAXLINE;
+	s = xmalloc(len + 1);
+	for (i = 0; i < len; i++)
+		s[i] = (line[i] >= 'A' && line[i] <= 'Z') ? line[i] + 32 :
+		    line[i];
+	s[len] = '\0';
+
+	for (i = 0; i < len; ) {
+		if (!is_wordc((unsigned char)s[i])) {
+			i++;
+			continue;
+		}
+		for (ws = i; i < len && is_wordc((unsigned char)s[i]); i++)
+			;
+		we = i;
+		while (ws < we && s[ws] == '.')
+			ws++;
+		while (we > ws && s[we - 1] == '.')
+			we--;
+		if (we == ws || we - ws > WM_MAXWORD)
+			continue;
+		for (digits = 1, k = ws; k < we; k++)
+			if (s[k] < '0' || s[k] > '9')
+				digits = 0;
+		if (digits)
+			continue;
+		feat_add(f, "w:", s + ws, we - ws, NULL, 0);
+		if (nw > 0)
+			feat_add(f, "b:", s + w0, wl, s + ws, we - ws);
+		w0 = ws;
+		wl = we - ws;
+		nw++;
+	}
+	for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+		if (memmem(s, len, marks[k].needle, strlen(marks[k].needle)) !=
+		    NULL)
+			feat_add(f, "c:", marks[k].name, strlen(marks[k].name),
+			    NULL, 0);
+	}
+	for (i = 0; i < len; i++) {
+		if (s[i] != '/' || (i > 0 && !isspace((unsigned char)s[i - 1]) &&
+		    s[i - 1] != '\'' && s[i - 1] != '"' && s[i - 1] != '='))
+			continue;
+		for (k = i + 1; k < len && is_wordc((unsigned char)s[k]); k++)
+			;
+		if (k > i + 1 && k - i - 1 <= WM_MAXWORD)
+			feat_add(f, "r:/", s + i + 1, k - i - 1, NULL, 0);
+	}
+	free(s);
+
+	if (f->n > 1)
+		qsort_r(f->off, f->n, sizeof *f->off, feat_cmp, f->text.data);
+	for (i = 0, out = 0; i < f->n; i++) {
+		if (out > 0 && strcmp(f->text.data + f->off[out - 1],
+		    f->text.data + f->off[i]) == 0)
+			continue;
+		f->off[out++] = f->off[i];
+	}
+	f->n = out;
+}
+
+static void
+feats_release(struct wm_feats *f)
+{
+	buf_release(&f->text);
+	free(f->off);
+}
+
+double
+wordmodel_score(const struct wordmodel *m, const char *line, size_t len)
+{
+	struct wm_feats		 f;
+	const struct wm_ent	*e;
+	double			 z = m->bias;
+	size_t			 i;
+
+	memset(&f, 0, sizeof f);
+	features(line, len, &f);
+	for (i = 0; i < f.n; i++) {
+		if ((e = wm_find(m, f.text.data + f.off[i])) != NULL)
+			z += e->weight;
+	}
+	feats_release(&f);
+	if (z > 30)
+		z = 30;
+	if (z < -30)
+		z = -30;
+	return 1.0 / (1.0 + exp(-z));
+}
+
+void
+wordmodel_explain(const struct wordmodel *m, const char *line, size_t len,
+    char *out, size_t outlen)
+{
+	struct wm_feats		 f;
+	const struct wm_ent	*e, *top[WORDMODEL_TOP];
+	size_t			 i, k, ntop = 0, used = 0;
+	int			 n;
+
+	if (outlen == 0)
+		return;
+	out[0] = '\0';
+	memset(&f, 0, sizeof f);
+	features(line, len, &f);
+	for (i = 0; i < f.n; i++) {
+		if ((e = wm_find(m, f.text.data + f.off[i])) == NULL ||
+		    e->weight <= 0 || e->key[0] == 'c')
+			continue;
+		for (k = ntop; k > 0 && top[k - 1]->weight < e->weight; k--)
+			if (k < WORDMODEL_TOP)
+				top[k] = top[k - 1];
+		if (k < WORDMODEL_TOP) {
+			top[k] = e;
+			if (ntop < WORDMODEL_TOP)
+				ntop++;
+		}
+	}
+	for (k = 0; k < ntop; k++) {
+		n = snprintf(out + used, outlen - used, "%s%s",
+		    k > 0 ? ", " : "", top[k]->key + 2);
+		if (n < 0 || (size_t)n >= outlen - used)
+			break;
+		used += (size_t)n;
+	}
+	feats_release(&f);
+}
