@@ -5298,6 +5298,7 @@ judge_words(struct judge *j, const char *line, size_t len)
 	struct shtok_list	 l = SHTOK_LIST_INIT;
 	char			*copy, *inert;
 	double			 p;
+	size_t			 i;
 	int			 skip;
 
 	if (c->model_rule < 0 || j->risk == RISK_DANGEROUS ||
@@ -5316,6 +5317,14 @@ judge_words(struct judge *j, const char *line, size_t len)
 	c->state[c->model_rule] = 1;
 	shtok_split(line, len, &l);
 	inert = inert_text(&l, line, len);
+	/*
+	 * A here-document's body is data: the rules judge it where a shell
+	 * reads it, and the words of a note written to a file do not count.
+	 */
+	for (i = 0; i < l.n; i++) {
+		if (l.v[i].kind == SHTOK_HEREDOC)
+			inert_blank(&inert, line, len, &l.v[i]);
+	}
 	shtok_list_release(&l);
 	p = wordmodel_score(r->model, inert != NULL ? inert : line, len);
 	free(inert);

@@ -20,7 +20,13 @@
  *   b:A B    each pair of neighbouring words;
  *   c:MARK   >> , "> ", |, ~, *, $( and 0.0.0.0 anywhere in the line;
  *   r:/ROOT  the first component of an absolute path (after the line's
- *            start, white space, a quote or =).
+ *            start, white space, a quote or =);
+ *   f:NAME, s:NAME WORD, g:NAME -OPT
+ *            per simple command (split at | || && ; & ( ` $( ), after
+ *            sudo, env, nohup, time, nice, exec, command, doas and
+ *            NAME=VALUE words: the command's basename (quotes trimmed),
+ *            with its first positional, and with each option (up to '=');
+ *            only features of ASCII bytes.
  */
 #define WM_MAXLINE	4096
 #define WM_MAXWORD	24
@@ -210,6 +216,115 @@ is_wordc(unsigned char c)
 }
 
 static int
+is_ascii(const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
+/* Add kind + a [+ ' ' + b], if all ASCII. */
+static void
+feat_add_ascii(struct wm_feats *f, const char *kind, const char *a, size_t na,
+    const char *b, size_t nb)
+{
+	if (is_ascii(a, na) && (b == NULL || is_ascii(b, nb)))
+		feat_add(f, kind, a, na, b, nb);
+}
+
+/* Trim quotes (' and ") at both ends of [*p, *p + *n). */
+static void
+trim_quotes(const char **p, size_t *n)
+{
+	while (*n > 0 && (**p == '\'' || **p == '"')) {
+		(*p)++;
+		(*n)--;
+	}
+	while (*n > 0 && ((*p)[*n - 1] == '\'' || (*p)[*n - 1] == '"'))
+		(*n)--;
+}
+
+static int
+is_assign(const char *w, size_t n)
+{
+	size_t	i;
+
+	if (n == 0 || !((w[0] >= 'a' && w[0] <= 'z') || w[0] == '_'))
+		return 0;
+	for (i = 1; i < n; i++) {
+		if (w[i] == '=')
+			return 1;
+		if (!((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= '0' &&
+		    w[i] <= '9') || w[i] == '_'))
+			return 0;
+	}
+	return 0;
+}
+
+/* The features of one simple command, s[a, b). */
+static void
+segment_features(const char *s, size_t a, size_t b, struct wm_feats *f)
+{
+	static const char	*wrappers[] = { "sudo", "env", "nohup", "time",
+	    "nice", "exec", "command", "doas" };
+	const char		*w[WM_MAXLINE / 2 + 1], *name, *p, *eq;
+	size_t			 n[WM_MAXLINE / 2 + 1], nw = 0, i, k, nn, np;
+	int			 skip, havepos = 0;
+
+	for (i = a; i < b; ) {
+		if (isspace((unsigned char)s[i])) {
+			i++;
+			continue;
+		}
+		w[nw] = s + i;
+		for (k = i; k < b && !isspace((unsigned char)s[k]); k++)
+			;
+		n[nw++] = k - i;
+		i = k;
+	}
+	for (i = 0; i < nw; i++) {
+		skip = is_assign(w[i], n[i]);
+		for (k = 0; !skip && k < sizeof wrappers / sizeof wrappers[0];
+		    k++)
+			skip = strlen(wrappers[k]) == n[i] &&
+			    memcmp(wrappers[k], w[i], n[i]) == 0;
+		if (!skip)
+			break;
+	}
+	if (i == nw)
+		return;
+	name = w[i];
+	nn = n[i];
+	for (k = nn; k > 0; k--) {
+		if (name[k - 1] == '/') {
+			name += k;
+			nn -= k;
+			break;
+		}
+	}
+	trim_quotes(&name, &nn);
+	feat_add_ascii(f, "f:", name, nn, NULL, 0);
+	for (k = i + 1; k < nw; k++) {
+		p = w[k];
+		np = n[k];
+		if (p[0] == '-') {
+			if ((eq = memchr(p, '=', np)) != NULL)
+				np = (size_t)(eq - p);
+			feat_add_ascii(f, "g:", name, nn, p,
+			    np > WM_MAXWORD ? WM_MAXWORD : np);
+		} else if (!havepos) {
+			havepos = 1;
+			trim_quotes(&p, &np);
+			feat_add_ascii(f, "s:", name, nn, p,
+			    np > WM_MAXWORD ? WM_MAXWORD : np);
+		}
+	}
+}
+
+static int
 feat_cmp(const void *a, const void *b, void *base)
 {
 	return strcmp((const char *)base + *(const size_t *)a,
@@ -276,6 +391,24 @@ features(const char *line, size_t len, struct wm_feats *f)
 			;
 		if (k > i + 1 && k - i - 1 <= WM_MAXWORD)
 			feat_add(f, "r:/", s + i + 1, k - i - 1, NULL, 0);
+	}
+	for (i = 0, w0 = 0; i <= len; i++) {
+		size_t	sep = 0;
+
+		if (i == len)
+			sep = 1;
+		else if (i + 1 < len && ((s[i] == '|' && s[i + 1] == '|') ||
+		    (s[i] == '&' && s[i + 1] == '&')))
+			sep = 2;
+		else if (s[i] != '\0' && strchr("|;&(`", s[i]) != NULL)
+			sep = 1;
+		else if (s[i] == '$' && i + 1 < len && s[i + 1] == '(')
+			sep = 2;
+		if (sep == 0)
+			continue;
+		segment_features(s, w0, i, f);
+		i += sep - 1;
+		w0 = i + 1;
 	}
 	free(s);
 
