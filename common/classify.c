@@ -685,10 +685,8 @@ build_index(struct classifier *c)
 
 	for (i = 0; i < c->nrules; i++) {
 		r = &c->rules[i];
-		if (r->model != NULL) {
-			c->model_rule = (ssize_t)i;
+		if (r->model != NULL)
 			continue;
-		}
 		if (r->line_scope) {
 			c->linerules = xreallocarray(c->linerules,
 			    c->nlinerules + 1, sizeof *c->linerules);
@@ -771,6 +769,17 @@ classifier_load(const char *dir, struct classifier **ret, char **cause)
 				goto fail;
 			}
 		}
+	}
+	for (i = 0; i < c->nrules; i++) {
+		if (c->rules[i].model != NULL && c->model_rule != -1) {
+			xasprintf(cause, "%s:%d: rule %s: a second model rule",
+			    c->rules[i].info.file, c->rules[i].info.line,
+			    c->rules[i].info.id);
+			r = -EINVAL;
+			goto fail;
+		}
+		if (c->rules[i].model != NULL)
+			c->model_rule = (ssize_t)i;
 	}
 	build_index(c);
 	c->state = xcalloc(c->nrules + 1, 1);

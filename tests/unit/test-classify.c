@@ -538,6 +538,7 @@ static const char *const heldout_files[] = {
 	"heldout127.tsv",
 	"heldout128.tsv",
 	"heldout129.tsv",
+	"heldout130.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
@@ -1237,9 +1238,80 @@ t_null_dir(void)
 	classifier_free(c0);
 }
 
+/* A rules directory of the given files, loaded; the cause, or NULL. */
+static char *
+load_model_dir(const char *a, const char *b, int copy_model)
+{
+	char			 dir[] = "/tmp/dlb-cmodel.XXXXXX", path[4200];
+	char			 cmd[8400], *cause = NULL;
+	struct classifier	*c = NULL;
+	FILE			*fp;
+
+	if (mkdtemp(dir) == NULL)
+		return xstrdup("mkdtemp");
+	snprintf(path, sizeof path, "%s/a.rules", dir);
+	if ((fp = fopen(path, "w")) != NULL) {
+		fputs(a, fp);
+		fclose(fp);
+	}
+	if (b != NULL) {
+		snprintf(path, sizeof path, "%s/b.rules", dir);
+		if ((fp = fopen(path, "w")) != NULL) {
+			fputs(b, fp);
+			fclose(fp);
+		}
+	}
+	if (copy_model) {
+		snprintf(cmd, sizeof cmd, "cp '%s/risk-rules/words.model' '%s/'",
+		    src_dir(), dir);
+		if (system(cmd) != 0)
+			return xstrdup("cp");
+	}
+	if (classifier_load(dir, &c, &cause) == 0) {
+		struct verdict	v;
+		const char	*l = "az aks nodepool delete -g rg-orders-prod "
+		    "--cluster-name aks-orders-prod -n apppool";
+
+		classify_command(c, l, strlen(l), NULL, &v);
+		CHECK_INT(v.risk, RISK_DANGEROUS);
+		CHECK_STR(v.rule_id, "model:words");
+		verdict_release(&v);
+		classifier_free(c);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return cause;
+}
+
+static void
+t_model_rule_load(void)
+{
+	static const char	*rule = "[rule model:words]\nrisk = dangerous\n"
+	    "model = words.model\nmatch = x\nnomatch = y\n";
+	static const char	*rule2 = "[rule model:other]\nrisk = dangerous\n"
+	    "model = words.model\nmatch = x\nnomatch = y\n";
+	char			*cause;
+
+	cause = load_model_dir(rule, NULL, 1);
+	CHECK(cause == NULL);
+	free(cause);
+	cause = load_model_dir(rule, rule2, 1);
+	CHECK(cause != NULL && strstr(cause, "a second model rule") != NULL);
+	free(cause);
+	cause = load_model_dir(rule, NULL, 0);
+	CHECK(cause != NULL && strstr(cause, "words.model") != NULL);
+	free(cause);
+	cause = load_model_dir("[rule m:x]\nrisk = dangerous\n"
+	    "model = ../words.model\n", NULL, 1);
+	CHECK(cause != NULL && strstr(cause, "must be a file name") != NULL);
+	free(cause);
+}
+
 int
 main(void)
 {
+	RUN(t_model_rule_load);
 	RUN(t_load);
 	if (cl == NULL)
 		return harness_done();
