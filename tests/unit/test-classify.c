@@ -539,6 +539,7 @@ static const char *const heldout_files[] = {
 	"heldout128.tsv",
 	"heldout129.tsv",
 	"heldout130.tsv",
+	"heldout131.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
