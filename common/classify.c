@@ -5323,8 +5323,27 @@ judge_words(struct judge *j, const char *line, size_t len)
 	free(copy);
 	if (skip)
 		return;
-	c->state[c->model_rule] = 1;
 	shtok_split(line, len, &l);
+	/*
+	 * One simple command that a safe rule answered for (rm -rf of a
+	 * cache under home): the rules' exception is a decision, not a gap.
+	 */
+	if (c->only == -1) {
+		struct shtok_cmds	cmds = SHTOK_CMDS_INIT;
+		size_t			n;
+
+		shtok_commands(&l, &cmds);
+		n = cmds.n;
+		shtok_cmds_release(&cmds);
+		for (i = 0; n == 1 && i < c->nrules; i++) {
+			if (c->state[i] == 2 &&
+			    c->rules[i].info.risk == RISK_SAFE) {
+				shtok_list_release(&l);
+				return;
+			}
+		}
+	}
+	c->state[c->model_rule] = 1;
 	inert = inert_text(&l, line, len);
 	/*
 	 * A here-document's body is data: the rules judge it where a shell
