@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 #include <pcre2.h>
 
+#include "../shell-hooks/hookfast.h"
 #include "buf.h"
 #include "rulefile.h"
 #include "shtok.h"
@@ -5269,18 +5270,13 @@ build_classification(struct classifier *c, enum risk risk, double conf,
 static int
 hook_may_skip(const char *line, size_t len)
 {
-	static const char	*first[] = { "ls", "ll", "la", "pwd", "cd",
-	    "echo", "true", ":", "date", "whoami", "id", "clear", "jobs",
-	    "uptime", "cal", "hostname", "uname", "df", "free", "which", "tty",
-	    "dirs", "man", "type", "history", "cat", "less", "more", "head",
-	    "tail", "grep", "rg", "git" };
-	static const char	 plain[] = "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _./:,@%+-";
+	static const char	*first[] = { HOOK_FAST_SAFE, HOOK_FAST_READERS,
+	    "history", "git" };
 	char			 w[16];
 	size_t			 i, n;
 
 	for (i = 0; i < len; i++) {
-		if (line[i] == '\0' || strchr(plain, line[i]) == NULL)
+		if (line[i] == '\0' || strchr(HOOK_PLAIN_CHARS, line[i]) == NULL)
 			return 0;
 	}
 	for (i = 0; i < len && line[i] == ' '; i++)
@@ -5733,8 +5729,7 @@ trigger_hit(const char *w, size_t len, const char *triggers)
 int
 classify_trigger_free(const char *line, const char *triggers)
 {
-	static const char	 allowed[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz0123456789 _./:,@%+-";
+	static const char	 allowed[] = HOOK_PLAIN_CHARS;
 	const char		*p, *w, *b, *q, *e;
 	size_t			 len;
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hookcore.h"
+#include "hookfast.h"
 
 long long
 hook_now_ms(void)
@@ -59,10 +60,7 @@ hook_first_word(const char *line, char *out, size_t len)
 int
 hook_plain(const char *line)
 {
-	static const char	ok[] = "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _./:,@%+-";
-
-	return line[strspn(line, ok)] == '\0';
+	return line[strspn(line, HOOK_PLAIN_CHARS)] == '\0';
 }
 
 /*
@@ -266,20 +264,13 @@ hook_trigger_free(const char *line, hook_cmd_fn plain_cmd)
 int
 hook_fast_path(const char *line, hook_cmd_fn plain_cmd)
 {
-	static const char *const safe[] = {
-		"ls", "ll", "la", "pwd", "cd", "echo", "true", ":", "date",
-		"whoami", "id", "clear", "jobs", "uptime", "cal",
-		"hostname", "uname", "df", "free", "which", "tty", "dirs",
-		"man", "type", NULL
-	};
+	static const char *const safe[] = { HOOK_FAST_SAFE, NULL };
 	/*
 	 * Readers: a dot file (~/.ssh/id_rsa, .env) gets a moderate note,
 	 * and so does a search for a secret's name (grep DB_PASSWORD
 	 * wp-config.php: cred:grep-secret-values).
 	 */
-	static const char *const readers[] = {
-		"cat", "less", "more", "head", "tail", "grep", "rg", NULL
-	};
+	static const char *const readers[] = { HOOK_FAST_READERS, NULL };
 	static const char *const secret_words[] = {
 		"pass", "secret", "token", "key", "cred", NULL
 	};
