@@ -540,6 +540,7 @@ static const char *const heldout_files[] = {
 	"heldout129.tsv",
 	"heldout130.tsv",
 	"heldout131.tsv",
+	"heldout132.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
