@@ -182,7 +182,7 @@ install: all
 	    if [ -f $$f ]; then install -m 0755 $$f $(LIBDIR)/; fi; done
 	if [ -f $(ZSH_MODULE) ]; then install -d -m 0755 $(LIBDIR)/zsh/deliberate && \
 	    install -m 0755 $(ZSH_MODULE) $(LIBDIR)/zsh/deliberate/; fi
-	install -m 0644 redaction-rules/*.rules redaction-rules/safe-words.txt \
+	install -m 0644 redaction-rules/*.rules redaction-rules/*.model redaction-rules/safe-words.txt \
 	    redaction-rules/README.md \
 	    $(SHAREDIR)/redaction-rules/
 	for f in risk-rules/*.rules risk-rules/*.model risk-rules/README.md; do \

@@ -37,6 +37,7 @@
 #include "acmatch.h"
 #include "buf.h"
 #include "rulefile.h"
+#include "valuemodel.h"
 #include "xmalloc.h"
 
 #define REDACT_JIT_STACK_MIN	(32 * 1024)
@@ -80,6 +81,7 @@ struct rrule {
 	int		 shape;		/* SHAPE_*: a cheap test the line must pass */
 	int		 jit;		/* compiled by the JIT: pcre2_jit_match */
 	int		 jit_tried;	/* JIT compilation was attempted */
+	struct wordmodel *model;	/* key "model": the value model */
 };
 
 /* The vocabulary: lower-case words, open addressing. */
@@ -327,6 +329,7 @@ rule_release(struct rrule *ru)
 	free(ru->allow);
 	if (ru->decoded != NULL)
 		pcre2_code_free(ru->decoded);
+	wordmodel_free(ru->model);
 	for (i = 0; i < ru->nkeywords; i++)
 		free(ru->keywords[i]);
 	free(ru->keywords);
@@ -417,8 +420,39 @@ rule_add_keywords(struct rrule *ru, const char *list)
 static const char *const rule_keys[] = {
 	"type", "pattern", "label", "keywords", "entropy", "level", "allow",
 	"example", "negative", "rewrite", "description", "shape", "decoded",
-	"decoded-text", NULL
+	"decoded-text", "model", NULL
 };
+
+/*
+ * Load the model file NAME of a rule in FILE: a plain name, read from the
+ * rules' own directory (a model elsewhere is refused, as a rule cannot
+ * name one).
+ */
+static int
+rule_model(const char *file, const char *name, struct wordmodel **ret,
+    char **msg)
+{
+	const char	*slash = strrchr(file, '/');
+	char		*path, *cause = NULL;
+	int		 error;
+
+	if (*name == '\0' || strchr(name, '/') != NULL || name[0] == '.') {
+		xasprintf(msg, "model '%s' is not a file name in the rules "
+		    "directory", name);
+		return -EINVAL;
+	}
+	if (slash != NULL)
+		xasprintf(&path, "%.*s/%s", (int)(slash - file), file, name);
+	else
+		path = xstrdup(name);
+	error = wordmodel_load(path, ret, &cause);
+	free(path);
+	if (error != 0) {
+		xasprintf(msg, "model: %s", cause);
+		free(cause);
+	}
+	return error;
+}
 
 static int
 rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
@@ -505,13 +539,20 @@ rule_load(const struct rule_stanza *st, struct rrule *ru, char **cause)
 		msg = xstrdup("no negative");
 		goto fail;
 	}
-	if ((pat = rule_get(st, "pattern")) == NULL) {
+	if ((v = rule_get(st, "model")) != NULL) {
+		if (rule_get(st, "pattern") != NULL || ru->nkeywords != 0) {
+			msg = xstrdup("a model rule has no pattern and no "
+			    "keywords");
+			goto fail;
+		}
+		if (rule_model(st->file, v, &ru->model, &msg) != 0)
+			goto fail;
+	} else if ((pat = rule_get(st, "pattern")) == NULL) {
 		msg = xstrdup("missing pattern");
 		goto fail;
-	}
-	if ((ru->re = rule_pcre(pat, 1, &msg)) == NULL)
+	} else if ((ru->re = rule_pcre(pat, 1, &msg)) == NULL)
 		goto fail;
-	if (rule_secret_groups(ru) != 0) {
+	if (ru->model == NULL && rule_secret_groups(ru) != 0) {
 		msg = ru->ngroups == 0 ?
 		    xstrdup("pattern has no (?<secret>...) group") :
 		    xstrdup("pattern has too many (?<secret>...) groups (64 at "
@@ -1931,6 +1972,47 @@ extend_in_quotes(const char *in, size_t len, size_t s, size_t e)
 }
 
 /*
+ * Run the value model over in (rule key "model"): each value no earlier
+ * rule has hidden, any part of it, is scored, and one at or over the
+ * model's threshold is a secret unless it is a placeholder, under the
+ * rule's entropy or allowed by it.  The model rule is loaded last, so
+ * that every pattern rule has run.
+ */
+static void
+value_run(struct redactor *r, size_t idx, const char *in, size_t len,
+    struct spans *sp, int first_only)
+{
+	struct rrule	*ru = &r->rules[idx];
+	struct vm_tok	 toks[VALUEMODEL_MAXTOK];
+	size_t		 ntok, k, i, s, e;
+	double		 th = wordmodel_threshold(ru->model);
+
+	ntok = valuemodel_tokens(in, len, toks, VALUEMODEL_MAXTOK);
+	for (k = 0; k < ntok; k++) {
+		s = toks[k].start;
+		e = toks[k].end;
+		if (!valuemodel_candidate(in + s, e - s))
+			continue;
+		for (i = 0; i < sp->n && (sp->v[i].end <= s ||
+		    sp->v[i].start >= e); i++)
+			;
+		/* <your-token>, {{TOKEN}}: a placeholder's inside. */
+		if (s > 0 && e < len && ((in[s - 1] == '<' && in[e] == '>') ||
+		    (in[s - 1] == '{' && in[e] == '}')))
+			continue;
+		if (i < sp->n ||
+		    valuemodel_score(ru->model, in, toks, ntok, k) < th ||
+		    is_placeholder(in + s, e - s) ||
+		    (ru->entropy > 0 && entropy_of(in + s, e - s) <
+		    ru->entropy) || rule_allows(r, ru, in + s, e - s))
+			continue;
+		spans_add(sp, s, e, idx);
+		if (first_only)
+			break;
+	}
+}
+
+/*
  * Run one rule over in and append its accepted secret spans.  Returns 0,
  * or -1 when a match limit fired (spans were then added conservatively).
  */
@@ -1943,6 +2025,11 @@ rule_run(struct redactor *r, size_t idx, const char *in, size_t len,
 	const char		*nl;
 	size_t			 g;
 	int			 rc;
+
+	if (ru->model != NULL) {
+		value_run(r, idx, in, len, sp, first_only);
+		return 0;
+	}
 
 	/*
 	 * JIT-compile on first use.  Without JIT support, the interpreter

@@ -221,6 +221,20 @@ wordmodel_threshold(const struct wordmodel *m)
 	return m->threshold;
 }
 
+double
+wordmodel_bias(const struct wordmodel *m)
+{
+	return m->bias;
+}
+
+double
+wordmodel_weight(const struct wordmodel *m, const char *key)
+{
+	const struct wm_ent	*e = wm_find(m, key);
+
+	return e != NULL ? e->weight : 0;
+}
+
 size_t
 wordmodel_size(const struct wordmodel *m)
 {

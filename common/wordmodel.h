@@ -33,6 +33,10 @@ double		 wordmodel_score(const struct wordmodel *, const char *line,
 /* The score at or above which rule model:words matches. */
 double		 wordmodel_threshold(const struct wordmodel *);
 
+/* The model's bias, and the weight of one feature (0 when it has none). */
+double		 wordmodel_bias(const struct wordmodel *);
+double		 wordmodel_weight(const struct wordmodel *, const char *key);
+
 /* Number of features with a weight. */
 size_t		 wordmodel_size(const struct wordmodel *);
 

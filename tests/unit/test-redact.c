@@ -911,6 +911,69 @@ t_lint(void)
 	    "key=(?<secret>\\w+)\nexample = key=a\nnegative = x\n") == 0);
 }
 
+/*
+ * A rule with a model: loaded from the rules' own directory, run after
+ * the pattern rules on the values they left; refused with a pattern, a
+ * path or a missing file.
+ */
+static int
+load_model_rule(const char *model_key, const char *extra, const char *in,
+    const char *want)
+{
+	char			 dir[] = "/tmp/test-redact-XXXXXX", *path, *mpath;
+	char			*rules, *cause = NULL;
+	struct redactor		*r = NULL;
+	struct buf		 out = BUF_INIT;
+	int			 error;
+
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	xasprintf(&mpath, "%s/v.model", dir);
+	/* Every value with upper, lower and digits scores sigmoid(10). */
+	write_file(mpath, "# test\nthreshold\t0.5\nbias\t-10\nc:7\t20\n");
+	xasprintf(&path, "%s/x.rules", dir);
+	xasprintf(&rules, "[rule k]\ntype = t\nlabel = [K]\nkeywords = key=\n"
+	    "pattern = key=(?<secret>\\w+)\nexample = key=a\nnegative = x\n"
+	    "[rule m]\ntype = m\nlabel = [M]\nmodel = %s\n%s"
+	    "example = x Ab3dEf9h\nnegative = x\n", model_key, extra);
+	write_file(path, rules);
+	error = redactor_load(dir, &r, &cause);
+	if (error == 0 && in != NULL) {
+		redact_text(r, ANON_MINIMAL, in, strlen(in), &out, NULL, NULL);
+		CHECK_STR(buf_str(&out), want);
+	}
+	buf_release(&out);
+	redactor_free(r);
+	free(cause);
+	unlink(path);
+	unlink(mpath);
+	free(path);
+	free(mpath);
+	free(rules);
+	rmdir(dir);
+	return error;
+}
+
+static void
+t_model_rule(void)
+{
+	/* A value the pattern rule took is not asked about again. */
+	CHECK_INT(load_model_rule("v.model", "", "tool key=Zz9yY8xX --x "
+	    "Ab3dEf9h abcdefgh Ab3d $Cd3dEf9h /p/Ef3dEf9h",
+	    "tool key=[K] --x [M] abcdefgh Ab3d $Cd3dEf9h /p/Ef3dEf9h"), 0);
+	/* Placeholders and allow patterns keep a value. */
+	CHECK_INT(load_model_rule("v.model", "allow = ^Ab3\n",
+	    "a Ab3dEf9h Xy7wVu5t <Your1Token> {{Api1Key}}",
+	    "a Ab3dEf9h [M] <Your1Token> {{Api1Key}}"),
+	    0);
+	CHECK(load_model_rule("../v.model", "", NULL, NULL) != 0);
+	CHECK(load_model_rule("sub/v.model", "", NULL, NULL) != 0);
+	CHECK(load_model_rule("none.model", "", NULL, NULL) != 0);
+	CHECK(load_model_rule("v.model", "pattern = a(?<secret>b)\n", NULL,
+	    NULL) != 0);
+	CHECK(load_model_rule("v.model", "keywords = ab\n", NULL, NULL) != 0);
+}
+
 int
 main(void)
 {
@@ -934,6 +997,7 @@ main(void)
 	RUN(t_personal_words);
 	RUN(t_homes);
 	RUN(t_lint);
+	RUN(t_model_rule);
 	printf("redact corpus: %zu rules, %zu types, recall %zu/%zu lines "
 	    "(%.1f%%), %zu/%zu secrets left, %zu/%zu clean lines changed, "
 	    "%.1f us/command, worst 64 KiB input %.3f s\n",
