@@ -15,6 +15,10 @@
  *                        digest's), all base64 bytes, base64 of text, a /
  *                        or a . in it;
  *   p:ABC                its first three bytes (values of 8 or more);
+ *   sh:SHAPE pos:K q     its shape (A upper, a lower, 9 digit, other bytes
+ *                        as they are; runs of one kept once; 12 bytes), its
+ *                        index among the line's values (6 for 6 and more),
+ *                        and whether a quote is right before it;
  *   p1:W s:SEP k:PIECE p2:W, or first
  *                        the value before it (lower-cased, 32 bytes), the
  *                        bytes between the two (4, tab as blank), the
@@ -22,7 +26,8 @@
  *                        before, split at _ . - (24 bytes each), and the
  *                        value before that;
  *   cmd:NAME             the line's first value after its last /;
- *   n1:W, or last        the value after it (lower-cased, 16 bytes).
+ *   n1:W sa:SEP, or last the value after it (lower-cased, 16 bytes) and
+ *                        the bytes between (4, tab as blank).
  */
 #define VM_MINLEN	6
 #define VM_KEYMAX	64
@@ -301,6 +306,26 @@ valuemodel_score(const struct wordmodel *m, const char *line,
 		vm_add(m, &z, "dot", "", 0, 0);
 	if (n >= 8)
 		vm_add(m, &z, "p:", (const char *)t, 3, 0);
+	for (i = 0, c = 0; i < n && c < 12; i++) {
+		char	cls;
+
+		if (t[i] >= 'A' && t[i] <= 'Z')
+			cls = 'A';
+		else if (t[i] >= 'a' && t[i] <= 'z')
+			cls = 'a';
+		else if (t[i] >= '0' && t[i] <= '9')
+			cls = '9';
+		else
+			cls = (char)t[i];
+		if (c == 0 || num[c - 1] != cls)
+			num[c++] = cls;
+	}
+	vm_add(m, &z, "sh:", num, min_size(c, 12), 0);
+	c = put_uint(num, min_size(k, 6));
+	vm_add(m, &z, "pos:", num, c, 0);
+	if (toks[k].start > 0 && (line[toks[k].start - 1] == '\'' ||
+	    line[toks[k].start - 1] == '"'))
+		vm_add(m, &z, "q", "", 0, 0);
 	if (k > 0) {
 		char	sep[4];
 
@@ -325,9 +350,17 @@ valuemodel_score(const struct wordmodel *m, const char *line,
 	vm_add(m, &z, "cmd:", line + i, min_size(ce - i, 24), 0);
 	if (k + 1 == ntok)
 		vm_add(m, &z, "last", "", 0, 0);
-	else
+	else {
+		char	sep[4];
+
 		vm_add(m, &z, "n1:", line + toks[k + 1].start,
 		    min_size(toks[k + 1].end - toks[k + 1].start, 16), 1);
+		c = min_size(toks[k + 1].start - toks[k].end, 4);
+		for (i = 0; i < c; i++)
+			sep[i] = line[toks[k].end + i] == '\t' ? ' ' :
+			    line[toks[k].end + i];
+		vm_add(m, &z, "sa:", sep, c, 0);
+	}
 	if (z > 30)
 		z = 30;
 	if (z < -30)

@@ -168,6 +168,16 @@ def features(line, toks, k):
         f.add(b"dot")
     if len(t) >= 8:
         f.add(b"p:" + t[:3])
+    sh = bytearray()
+    for c in t:
+        cls = (b"A" if 65 <= c <= 90 else b"a" if 97 <= c <= 122 else
+               b"9" if 48 <= c <= 57 else bytes([c]))
+        if sh[-1:] != cls:
+            sh += cls
+    f.add(b"sh:" + bytes(sh[:12]))
+    f.add(b"pos:%d" % min(k, 6))
+    if s > 0 and line[s - 1] in b"'\"":
+        f.add(b"q")
     if k > 0:
         ps, pe = toks[k - 1]
         p = line[ps:pe].lower()
@@ -188,6 +198,7 @@ def features(line, toks, k):
     else:
         ns, ne = toks[k + 1]
         f.add(b"n1:" + line[ns:ne].lower()[:16])
+        f.add(b"sa:" + line[e:ns][:4].replace(b"\t", b" "))
     return f
 
 
