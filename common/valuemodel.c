@@ -112,7 +112,7 @@ b64_digit(unsigned char c)
 	return -1;
 }
 
-/* Whether t is base64 of mostly (nine tenths) printable text. */
+/* Whether t is base64 of mostly (nine tenths) printable text, or UTF-16LE. */
 static int
 b64_text(const unsigned char *t, size_t n)
 {
@@ -134,10 +134,14 @@ b64_text(const unsigned char *t, size_t n)
 		if (bits >= 8) {
 			bits -= 8;
 			b = (acc >> bits) & 0xff;
-			nbytes++;
+			/*
+			 * UTF-16LE text (PowerShell -EncodedCommand): a NUL
+			 * at every odd offset counts as text.
+			 */
 			if ((b >= 32 && b <= 126) || b == 9 || b == 10 ||
-			    b == 13)
+			    b == 13 || (b == 0 && nbytes % 2 == 1))
 				printable++;
+			nbytes++;
 		}
 	}
 	return nbytes > 0 && 10 * printable >= 9 * nbytes;

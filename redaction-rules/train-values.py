@@ -61,6 +61,8 @@ EDGES = [
     b"x" * 300 + b" " + b"Ab1" * 20,
     b"======== ------ ...... Zz9Zz9 ______",
     b"git commit -m 'fix' && git push origin HEAD:refs/heads/main",
+    b"echo 'SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQA' | base64 -d",
+    b"printf 'user=admin\\npass=Xy7#kLm2Qw9\\n' > creds.ini",
 ]
 
 
@@ -108,7 +110,8 @@ def entropy2(t):
 
 
 def b64_text(t):
-    """Whether t is base64 (standard or URL-safe) of mostly printable text."""
+    """Whether t is base64 (standard or URL-safe) of mostly printable text
+    (ASCII or UTF-16LE)."""
     s = t.rstrip(b"=")
     if len(t) < 16 or len(s) % 4 == 1 or any(c not in B64URL for c in s):
         return False
@@ -123,9 +126,12 @@ def b64_text(t):
         if bits >= 8:
             bits -= 8
             b = (acc >> bits) & 0xff
-            nbytes += 1
-            if 32 <= b <= 126 or b in (9, 10, 13):
+            # UTF-16LE text (PowerShell -EncodedCommand): a NUL at every
+            # odd offset counts as text
+            if 32 <= b <= 126 or b in (9, 10, 13) or (b == 0 and
+                                                       nbytes % 2 == 1):
                 printable += 1
+            nbytes += 1
     return nbytes > 0 and 10 * printable >= 9 * nbytes
 
 
