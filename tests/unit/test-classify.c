@@ -544,6 +544,8 @@ static const char *const heldout_files[] = {
 	"heldout133.tsv",
 	"heldout134.tsv",
 	"heldout135.tsv",
+	"heldout136.tsv",
+	"heldout137.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
