@@ -28,8 +28,8 @@ struct vm_tok {
 
 /*
  * Split a line into values: runs of bytes other than blanks, quotes and
- * = : , ; ( ) { } [ ] < > | & @ \.  Returns how many were stored (at
- * most max).
+ * = : , ; ( ) { } [ ] < > | & @ \ (printf's \n, \t and \r escapes count
+ * as blanks).  Returns how many were stored (at most max).
  */
 size_t	 valuemodel_tokens(const char *line, size_t len, struct vm_tok *toks,
 	    size_t max);
