@@ -25,7 +25,9 @@
  *                        pieces of the first 128 bytes of the value
  *                        before, split at _ . - (24 bytes each), and the
  *                        value before that;
- *   cmd:NAME             the line's first value after its last /;
+ *   cmd:NAME sub:W       the line's first value after its last /, and
+ *                        its second value (lower-cased, 16 bytes) when
+ *                        this one comes after the third;
  *   n1:W sa:SEP, or last the value after it (lower-cased, 16 bytes) and
  *                        the bytes between (4, tab as blank).
  */
@@ -352,6 +354,9 @@ valuemodel_score(const struct wordmodel *m, const char *line,
 	for (i = ce; i > cs && line[i - 1] != '/'; i--)
 		;
 	vm_add(m, &z, "cmd:", line + i, min_size(ce - i, 24), 0);
+	if (k > 2)
+		vm_add(m, &z, "sub:", line + toks[1].start,
+		    min_size(toks[1].end - toks[1].start, 16), 1);
 	if (k + 1 == ntok)
 		vm_add(m, &z, "last", "", 0, 0);
 	else {

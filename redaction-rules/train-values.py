@@ -199,6 +199,9 @@ def features(line, toks, k):
         f.add(b"first")
     cs, ce = toks[0]
     f.add(b"cmd:" + line[cs:ce].rsplit(b"/", 1)[-1][:24])
+    if k > 2:
+        us, ue = toks[1]
+        f.add(b"sub:" + line[us:ue].lower()[:16])
     if k == len(toks) - 1:
         f.add(b"last")
     else:
