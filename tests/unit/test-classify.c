@@ -546,6 +546,8 @@ static const char *const heldout_files[] = {
 	"heldout135.tsv",
 	"heldout136.tsv",
 	"heldout137.tsv",
+	"heldout138.tsv",
+	"heldout139.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
