@@ -121,7 +121,13 @@ for t in $targets; do
 	if [ "$ncrash" -gt 0 ]; then
 		failed=1
 		echo "FAIL: fuzz-$t crashed (log: $log, inputs: $out/crashes/$t/)" >&2
-		grep -m 3 -E 'ERROR: |runtime error|SUMMARY' "$log" >&2
+		grep -m 5 -E 'ERROR: |runtime error|SUMMARY|^fuzz-' "$log" >&2
+		# The input itself, so that a CI log keeps it (the temp dir
+		# does not): copy it into tests/fuzz/regress/<target>/.
+		for f in "$out/crashes/$t"/*; do
+			[ -f "$f" ] && [ "$(wc -c <"$f")" -le 8192 ] || continue
+			echo "input ${f##*/} (base64): $(base64 -w0 "$f")" >&2
+		done
 	fi
 done
 exit $failed
