@@ -123,7 +123,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 108:heldout108.tsv:heldout108-clean.txt" \
     "held-out set 109:heldout109.tsv:heldout109-clean.txt:/PUSHER_APP_KEY=" \
     "held-out set 110:heldout110.tsv:heldout110-clean.txt:--access-key-id " \
-    "held-out set 111:heldout111.tsv:heldout111-clean.txt" ; do
+    "held-out set 111:heldout111.tsv:heldout111-clean.txt" \
+    "held-out set 112:heldout112.tsv:heldout112-clean.txt" \
+    "held-out set 113:heldout113.tsv:heldout113-clean.txt:APPLE_API_KEY=" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
