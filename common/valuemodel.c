@@ -1,5 +1,6 @@
 #include "valuemodel.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -88,13 +89,6 @@ valuemodel_candidate(const char *t, size_t n)
 	for (i = 0; i < n && is_lowerish((unsigned char)t[i]); i++)
 		;
 	return !(i == n && t[n - 1] >= 'a' && t[n - 1] <= 'z');
-}
-
-static int
-is_hexdigit(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	    (c >= 'A' && c <= 'F');
 }
 
 /* The value of a base64 digit (standard or URL-safe), or -1. */
@@ -278,7 +272,7 @@ valuemodel_score(const struct wordmodel *m, const char *line,
 			mask |= 4;
 		else
 			mask |= 8;
-		hex &= is_hexdigit(t[i]);
+		hex &= isxdigit(t[i]) != 0;
 		/* Standard base64 digits, and '=' anywhere. */
 		b64 &= t[i] == '=' || (b64_digit(t[i]) >= 0 && t[i] != '-' &&
 		    t[i] != '_');

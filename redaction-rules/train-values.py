@@ -24,12 +24,13 @@ import argparse
 import glob
 import math
 import os
-import random
 import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from logreg import folds as cv_folds, sgd, sigmoid  # noqa: E402
 FIX = os.path.join(ROOT, "tests", "fixtures", "redact")
 MODEL = os.path.join(HERE, "values.model")
 CHECK = os.path.join(ROOT, "tests", "fixtures", "valuemodel-scores.tsv")
@@ -46,6 +47,10 @@ B64 = set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 B64URL = set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
              b"+/-_")
 LOWERISH = set(b"abcdefghijklmnopqrstuvwxyz.-")
+B64VAL = dict((c, i) for i, c in enumerate(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"))
+B64VAL[ord("-")] = 62
+B64VAL[ord("_")] = 63
 LENS = (4, 6, 8, 12, 16, 20, 24, 32, 40, 48, 64)
 PIECE = re.compile(rb"[_.\-]+")
 
@@ -115,13 +120,9 @@ def b64_text(t):
     s = t.rstrip(b"=")
     if len(t) < 16 or len(s) % 4 == 1 or any(c not in B64URL for c in s):
         return False
-    val = {c: i for i, c in enumerate(
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
-    val[ord("-")] = 62
-    val[ord("_")] = 63
     acc = bits = nbytes = printable = 0
     for c in s:
-        acc = (acc << 6) | val[c]
+        acc = (acc << 6) | B64VAL[c]
         bits += 6
         if bits >= 8:
             bits -= 8
@@ -266,30 +267,9 @@ def examples(rows):
     return xs
 
 
-def sigmoid(z):
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
-def train(xs, epochs=6, rate=0.2, l2=1e-5, mincount=2):
-    """Plain SGD over the candidates; a secret is 1."""
-    count = {}
-    for _, fs in xs:
-        for x in fs:
-            count[x] = count.get(x, 0) + 1
-    xs = [(y, [x for x in fs if count[x] >= mincount]) for y, fs in xs]
-    w = {}
-    b = 0.0
-    rnd = random.Random(1)
-    for _ in range(epochs):
-        rnd.shuffle(xs)
-        for y, fs in xs:
-            g = sigmoid(b + sum(w.get(x, 0.0) for x in fs)) - y
-            b -= rate * g * 0.1
-            for x in fs:
-                wx = w.get(x, 0.0)
-                w[x] = wx - rate * (g + l2 * wx)
-        rate *= 0.7
-    return w, b
+def train(xs, **kw):
+    """Over the candidates; a secret is 1 (tools/logreg.py)."""
+    return sgd(xs, **kw)
 
 
 def score(model, f):
@@ -307,9 +287,7 @@ def cross_validate(corpora, base, misses):
     """5 folds of whole corpora; the other files are always in training.
     For each threshold: secrets found, rule misses found, clean lines
     changed, counted over the held-out folds."""
-    order = sorted(corpora)
-    random.Random(7).shuffle(order)
-    folds = [order[i::5] for i in range(5)]
+    folds = cv_folds(corpora)
     res = {th: [0, 0, 0, 0, 0, 0] for th in THRESHOLDS}
     for k, fold in enumerate(folds):
         rows = list(base)

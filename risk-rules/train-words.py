@@ -21,14 +21,14 @@ Only the Python standard library is used, and training is deterministic.
 
 import argparse
 import glob
-import math
 import os
-import random
 import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from logreg import folds as cv_folds, sgd, sigmoid  # noqa: E402
 SETS = os.path.join(ROOT, "tests", "fixtures", "classify")
 MODEL = os.path.join(HERE, "words.model")
 CHECK = os.path.join(ROOT, "tests", "fixtures", "wordmodel-scores.tsv")
@@ -148,33 +148,10 @@ def load_rules(directory):
     return rows
 
 
-def sigmoid(z):
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
-def train(rows, epochs=6, rate=0.2, l2=1e-5, mincount=2):
-    """Plain SGD; dangerous is 1, safe and moderate are 0."""
-    count = {}
-    xs = []
-    for label, cmd in rows:
-        fs = sorted(features(cmd))
-        xs.append((1.0 if label == "dangerous" else 0.0, fs))
-        for x in fs:
-            count[x] = count.get(x, 0) + 1
-    xs = [(y, [x for x in fs if count[x] >= mincount]) for y, fs in xs]
-    w = {}
-    b = 0.0
-    rnd = random.Random(1)
-    for _ in range(epochs):
-        rnd.shuffle(xs)
-        for y, fs in xs:
-            g = sigmoid(b + sum(w.get(x, 0.0) for x in fs)) - y
-            b -= rate * g * 0.1
-            for x in fs:
-                wx = w.get(x, 0.0)
-                w[x] = wx - rate * (g + l2 * wx)
-        rate *= 0.7
-    return w, b
+def train(rows, **kw):
+    """Dangerous is 1, safe and moderate are 0 (tools/logreg.py)."""
+    return sgd([(1.0 if label == "dangerous" else 0.0, sorted(features(cmd)))
+                for label, cmd in rows], **kw)
 
 
 def score(model, cmd):
@@ -185,9 +162,7 @@ def score(model, cmd):
 def cross_validate(files, data, rules):
     """5 folds of whole files: a set is never half in training.  The
     rules' examples are always in training, never measured."""
-    order = sorted(files)
-    random.Random(7).shuffle(order)
-    folds = [order[i::5] for i in range(5)]
+    folds = cv_folds(files)
     out = []
     for k, fold in enumerate(folds):
         rows = [r for f in files if f not in fold for r in data[f]] + rules

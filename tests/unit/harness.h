@@ -12,6 +12,7 @@
 #define HARNESS_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int harness_checks, harness_failed;
@@ -58,5 +59,14 @@ harness_done_named(const char *name)
 }
 
 #define harness_done() harness_done_named(__FILE__)
+
+/* Where rules and fixtures are read from: $DELIBERATE_SRC, or ".". */
+static inline const char *
+harness_src_dir(void)
+{
+	const char	*s = getenv("DELIBERATE_SRC");
+
+	return (s != NULL && *s != '\0') ? s : ".";
+}
 
 #endif

@@ -34,14 +34,6 @@ static double	 sum_rate[3];		/* corpus: recall fa modacc */
 static size_t	 ho_nd, ho_nd_hit;	/* held-out files and catalogs pooled */
 static size_t	 ho_ns, ho_ns_fa, ho_nm, ho_nm_ok;
 
-static const char *
-src_dir(void)
-{
-	const char	*s = getenv("DELIBERATE_SRC");
-
-	return (s != NULL && *s != '\0') ? s : ".";
-}
-
 static enum risk
 risk_of(const char *line, struct verdict *keep)
 {
@@ -164,7 +156,7 @@ t_load(void)
 	char	 path[4096], *cause = NULL;
 	int	 r;
 
-	snprintf(path, sizeof path, "%s/risk-rules", src_dir());
+	snprintf(path, sizeof path, "%s/risk-rules", harness_src_dir());
 	r = classifier_load(path, &cl, &cause);
 	if (r != 0)
 		fprintf(stderr, "load: %s\n", cause);
@@ -269,7 +261,7 @@ run_corpus(const char *file, double want_recall, double want_fa,
 	struct timespec	 t0, t1;
 
 	snprintf(path, sizeof path, "%s/tests/fixtures/classify/%s",
-	    src_dir(), file);
+	    harness_src_dir(), file);
 	f = fopen(path, "r");
 	CHECK(f != NULL);
 	if (f == NULL)
@@ -1272,7 +1264,7 @@ load_model_dir(const char *a, const char *b, int copy_model)
 	}
 	if (copy_model) {
 		snprintf(cmd, sizeof cmd, "cp '%s/risk-rules/words.model' '%s/'",
-		    src_dir(), dir);
+		    harness_src_dir(), dir);
 		if (system(cmd) != 0)
 			return xstrdup("cp");
 	}

@@ -344,14 +344,6 @@ static FILE			*out;
 static char			 out_path[PATH_MAX];
 static int			 ncases;
 
-static const char *
-src_dir(void)
-{
-	const char	*s = getenv("DELIBERATE_SRC");
-
-	return (s != NULL && *s != '\0') ? s : ".";
-}
-
 /* Set the figures that depend on the clock to 0. */
 static void
 mask_times(struct json_object *e)
@@ -492,7 +484,7 @@ t_hook(void)
 	compare(&ev);
 
 	ev_init(&ev, "hook", "git status");
-	ev.cwd = xstrdup(src_dir());
+	ev.cwd = xstrdup(harness_src_dir());
 	ev.cmd_type = xstrdup("file");
 	ev.path_env = xstrdup("/usr/bin:/bin");
 	ev.parent = xstrdup("bash");
@@ -692,7 +684,7 @@ validate(void)
 	}
 	snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/tests/lib/"
 	    "validate-schema.py -q %s/schemas/dataset-entry.schema.json %s",
-	    src_dir(), src_dir(), out_path);
+	    harness_src_dir(), harness_src_dir(), out_path);
 	r = system(cmd);
 	CHECK_INT(r, 0);
 }
@@ -705,12 +697,12 @@ main(void)
 	char			*cause = NULL;
 
 	config_init(&cfg);
-	snprintf(path, sizeof path, "%s/redaction-rules", src_dir());
+	snprintf(path, sizeof path, "%s/redaction-rules", harness_src_dir());
 	if (redactor_load(path, &red, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		return 1;
 	}
-	snprintf(path, sizeof path, "%s/risk-rules", src_dir());
+	snprintf(path, sizeof path, "%s/risk-rules", harness_src_dir());
 	if (classifier_load(path, &cls, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		return 1;
@@ -728,7 +720,7 @@ main(void)
 	env.cpu_percent = 3.14159;
 	env.rss_mb = 12.3456;
 	snprintf(path, sizeof path, "%s/tests/fixtures/entries/valid/"
-	    "ai-analysis-full.json", src_dir());
+	    "ai-analysis-full.json", harness_src_dir());
 	if ((fx = json_object_from_file(path)) != NULL &&
 	    json_object_object_get_ex(fx, "aiAnalysis", &a))
 		ai_fixture = json_object_get(a);

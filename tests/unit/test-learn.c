@@ -23,14 +23,6 @@
 
 static struct classifier *cl;
 
-static const char *
-src_dir(void)
-{
-	const char	*s = getenv("DELIBERATE_SRC");
-
-	return (s != NULL && *s != '\0') ? s : ".";
-}
-
 static void
 shape_is(const char *line, const char *want)
 {
@@ -150,7 +142,7 @@ gain(const char *name)
 	int		 k;
 
 	snprintf(path, sizeof path, "%s/tests/fixtures/classify/%s",
-	    src_dir(), name);
+	    harness_src_dir(), name);
 	CHECK((f = fopen(path, "r")) != NULL);
 	if (f == NULL)
 		return;
@@ -267,7 +259,7 @@ main(void)
 {
 	char	 path[4096], *cause = NULL;
 
-	snprintf(path, sizeof path, "%s/risk-rules", src_dir());
+	snprintf(path, sizeof path, "%s/risk-rules", harness_src_dir());
 	if (classifier_load(path, &cl, &cause) != 0) {
 		fprintf(stderr, "load: %s\n", cause);
 		free(cause);

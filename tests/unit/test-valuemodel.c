@@ -14,21 +14,13 @@
 #include "valuemodel.h"
 #include "xmalloc.h"
 
-static const char *
-src_dir(void)
-{
-	const char	*s = getenv("DELIBERATE_SRC");
-
-	return (s != NULL && *s != '\0') ? s : ".";
-}
-
 static struct wordmodel *
 load_shipped(void)
 {
 	struct wordmodel	*m = NULL;
 	char			*path, *cause = NULL;
 
-	xasprintf(&path, "%s/redaction-rules/values.model", src_dir());
+	xasprintf(&path, "%s/redaction-rules/values.model", harness_src_dir());
 	if (wordmodel_load(path, &m, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
@@ -69,7 +61,7 @@ t_scores_match_trainer(void)
 	CHECK(wordmodel_size(m) > 1000);
 	CHECK(wordmodel_threshold(m) > 0.5 && wordmodel_threshold(m) < 1);
 	toks = xreallocarray(NULL, VALUEMODEL_MAXTOK, sizeof *toks);
-	xasprintf(&path, "%s/tests/fixtures/valuemodel-scores.tsv", src_dir());
+	xasprintf(&path, "%s/tests/fixtures/valuemodel-scores.tsv", harness_src_dir());
 	fp = fopen(path, "re");
 	CHECK(fp != NULL);
 	while (fp != NULL && (len = getline(&line, &cap, fp)) != -1) {

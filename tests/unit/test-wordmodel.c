@@ -16,21 +16,13 @@
 #include "wordmodel.h"
 #include "xmalloc.h"
 
-static const char *
-src_dir(void)
-{
-	const char	*s = getenv("DELIBERATE_SRC");
-
-	return (s != NULL && *s != '\0') ? s : ".";
-}
-
 static struct wordmodel *
 load_shipped(void)
 {
 	struct wordmodel	*m = NULL;
 	char			*path, *cause = NULL;
 
-	xasprintf(&path, "%s/risk-rules/words.model", src_dir());
+	xasprintf(&path, "%s/risk-rules/words.model", harness_src_dir());
 	if (wordmodel_load(path, &m, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
@@ -54,7 +46,7 @@ t_scores_match_trainer(void)
 		return;
 	CHECK(wordmodel_size(m) > 1000);
 	CHECK(wordmodel_threshold(m) > 0.5 && wordmodel_threshold(m) < 1);
-	xasprintf(&path, "%s/tests/fixtures/wordmodel-scores.tsv", src_dir());
+	xasprintf(&path, "%s/tests/fixtures/wordmodel-scores.tsv", harness_src_dir());
 	fp = fopen(path, "re");
 	CHECK(fp != NULL);
 	while (fp != NULL && (len = getline(&line, &cap, fp)) != -1) {
