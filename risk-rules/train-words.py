@@ -171,7 +171,7 @@ def cross_validate(files, data, rules):
             out.extend((label, score(m, cmd)) for label, cmd in data[f])
         print("fold %d of 5 done" % (k + 1), file=sys.stderr)
     table = []
-    for th in (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9):
+    for th in (0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9):
         d = [p for lab, p in out if lab == "dangerous"]
         s = [p for lab, p in out if lab == "safe"]
         mo = [p for lab, p in out if lab == "moderate"]
@@ -190,7 +190,7 @@ def main():
     ap.add_argument("--threshold", type=float, default=0.70,
                     help="with --cv: the lowest threshold of the table whose "
                     "safe lines over it are at most MAXFA")
-    ap.add_argument("--max-fa", type=float, default=1.0)
+    ap.add_argument("--max-fa", type=float, default=1.5)
     ap.add_argument("--model", default=MODEL)
     ap.add_argument("--check", default=CHECK)
     a = ap.parse_args()
@@ -217,8 +217,9 @@ def main():
     if skip:
         header.append("# Left out: %s" % ", ".join(sorted(skip)))
     if a.cv:
-        header.append("# 5-fold cross-validation by file (threshold: recall "
-                      "on dangerous, safe lines over it, moderate over it):")
+        cv_line = ("# 5-fold cross-validation by file (threshold: recall "
+                   "on dangerous, safe lines over it, moderate over it):")
+        header.append(cv_line)
         chosen = None
         for th, rec, fa, mo in cross_validate(files, data, rules):
             header.append("#   %.2f: %.1f%% %.1f%% %.1f%%" %
@@ -229,7 +230,7 @@ def main():
             a.threshold = chosen
         header.append("# Threshold: the lowest with at most %.1f%% of safe "
                       "lines over it." % a.max_fa)
-        for h in header[-7:]:
+        for h in header[header.index(cv_line) + 1:]:
             print(h[2:])
     w, b = train(rows + rules)
     kept = sorted((x, v) for x, v in w.items() if abs(v) >= 0.01)
