@@ -540,6 +540,10 @@ static const char *const heldout_files[] = {
 	"heldout137.tsv",
 	"heldout138.tsv",
 	"heldout139.tsv",
+	"heldout140.tsv",
+	"heldout141.tsv",
+	"heldout142.tsv",
+	"heldout143.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
