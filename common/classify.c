@@ -1412,6 +1412,8 @@ static const char *regen_tasks[] = {
  * The destructive verb of a segment: in its compound name (Stop-Process),
  * one of its first four positionals, or a single-dash option (-rm).
  */
+static int	prod_word(const char *);
+
 static int
 segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 {
@@ -1468,7 +1470,13 @@ segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 		if (word_verb(s->argv[pos[i]], gen_verbs, nitems(gen_verbs),
 		    0, all))
 			return 1;
-		if (word_verb(s->argv[pos[i]], gen_migverbs,
+		/*
+		 * turso db shell fresh-listings-prod: a name with a
+		 * production part is the target, not a migration verb
+		 * (migrate:fresh is one).
+		 */
+		if (!prod_word(s->argv[pos[i]]) &&
+		    word_verb(s->argv[pos[i]], gen_migverbs,
 		    nitems(gen_migverbs), 0, all))
 			return 1;
 	}
