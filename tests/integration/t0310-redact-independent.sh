@@ -125,7 +125,11 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 110:heldout110.tsv:heldout110-clean.txt:--access-key-id " \
     "held-out set 111:heldout111.tsv:heldout111-clean.txt" \
     "held-out set 112:heldout112.tsv:heldout112-clean.txt" \
-    "held-out set 113:heldout113.tsv:heldout113-clean.txt:APPLE_API_KEY=" ; do
+    "held-out set 113:heldout113.tsv:heldout113-clean.txt:APPLE_API_KEY=" \
+    "held-out set 114:heldout114.tsv:heldout114-clean.txt:/Accounts/" \
+    "held-out set 115:heldout115.tsv:heldout115-clean.txt:REVENUECAT_IOS_KEY=" \
+    "held-out set 116:heldout116.tsv:heldout116-clean.txt" \
+    "held-out set 117:heldout117.tsv:heldout117-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -148,7 +152,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # writer asked: they name the account; heldout58: a Twilio Account SID
 # again; heldout63: AWS access key ids given to --access-key-id, redacted
 # as everywhere, and a Twilio Account SID; heldout70: an AWS access key
-# id given to --access-key-id again).
+# id given to --access-key-id again; heldout114: a Twilio Account SID;
+# heldout115: RevenueCat SDK keys, as heldout56).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
