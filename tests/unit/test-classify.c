@@ -544,6 +544,10 @@ static const char *const heldout_files[] = {
 	"heldout141.tsv",
 	"heldout142.tsv",
 	"heldout143.tsv",
+	"heldout144.tsv",
+	"heldout145.tsv",
+	"heldout146.tsv",
+	"heldout147.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
