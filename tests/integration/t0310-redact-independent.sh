@@ -129,7 +129,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 114:heldout114.tsv:heldout114-clean.txt:/Accounts/" \
     "held-out set 115:heldout115.tsv:heldout115-clean.txt:REVENUECAT_IOS_KEY=" \
     "held-out set 116:heldout116.tsv:heldout116-clean.txt" \
-    "held-out set 117:heldout117.tsv:heldout117-clean.txt" ; do
+    "held-out set 117:heldout117.tsv:heldout117-clean.txt" \
+    "held-out set 118:heldout118.tsv:heldout118-clean.txt" \
+    "held-out set 119:heldout119.tsv:heldout119-clean.txt:<<< 'https://" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -153,7 +155,8 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # again; heldout63: AWS access key ids given to --access-key-id, redacted
 # as everywhere, and a Twilio Account SID; heldout70: an AWS access key
 # id given to --access-key-id again; heldout114: a Twilio Account SID;
-# heldout115: RevenueCat SDK keys, as heldout56).
+# heldout115: RevenueCat SDK keys, as heldout56; heldout119: a Sentry
+# DSN's key given to vercel env add, as heldout28).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
