@@ -17,6 +17,7 @@
 #          the daemon's verdict (the daemon classifies and answers, then
 #          redacts and appends the entry)
 #   down   /bin/true with the hook and no daemon
+#   ptybare, ptyfast, ptyfull: the same lines typed on a pty (below)
 #
 # The cost is CPU time, because on a shared virtual machine wall time
 # mostly measures the neighbours.  spawn = bare - empty, in CPU of the
@@ -161,10 +162,13 @@ Z
 # after the other's prompt (bench/pty-lines.py), so that the line editor
 # (readline, zle) reads them and calls the hook as it does for a person;
 # no harness calls.  ptybare has no hook, ptyfast the hook and a line
-# without trigger words.  Only the shell's own CPU is compared.
+# without trigger words, ptyfull the hook and a line with one ("git"),
+# which waits for the verdict as a person's line does (on a terminal:
+# no automation note).  Only the shell's own CPU is compared.
 pty_lines() {	# shell variant
-	local i src=
-	if [ "$2" = ptyfast ]; then
+	local i src= line="ls -la"
+	[ "$2" = ptyfull ] && line="git log"
+	if [ "$2" = ptyfast ] || [ "$2" = ptyfull ]; then
 		src="source '$SRC/shell-hooks/deliberate.$1'; "
 		[ "$1" = zsh ] && src="zmodload zsh/datetime; $src(( __dlb_zmod )) || exit 1; "
 	fi
@@ -174,7 +178,7 @@ pty_lines() {	# shell variant
 		echo "${src}PS1='BENCH> '; PATH=\$T/bin:\$PATH; :"
 		echo 'read -r s0 _ </proc/$$/schedstat'
 		for ((i = 0; i < N; i++)); do
-			echo "xtrue ls -la r$i"
+			echo "xtrue $line r$i"
 		done
 		echo 'read -r s1 _ </proc/$$/schedstat; echo "0 0 $s0 $s1 0 0" >"$T/wall"; exit'
 	} >"$T/$1.$2.lines"
@@ -231,7 +235,7 @@ ln -s /bin/true "$T/bin/xtrue"
 variants="empty bare fast full down"
 shells=bash
 command -v zsh >/dev/null && shells="bash zsh"
-vars() { if [ "$1" = zsh ]; then echo "$variants calls ptybare ptyfast"; else echo "$variants ptybare ptyfast"; fi; }
+vars() { if [ "$1" = zsh ]; then echo "$variants calls ptybare ptyfast ptyfull"; else echo "$variants ptybare ptyfast ptyfull"; fi; }
 # BENCH_SHELLS="zsh" and BENCH_VARIANTS="empty bare ptybare ptyfast" narrow
 # a run to what is being looked at (the table then has only those rows).
 [ -n "${BENCH_SHELLS:-}" ] && shells=$BENCH_SHELLS
@@ -282,6 +286,10 @@ for s in $shells; do
 		if [ "$v" = fast ] && have "$s" ptyfast; then
 			hp=$(sub "$(m "$s" ptyfast 4)" "$(m "$s" ptybare 4)")
 			echo "| $s hook, no trigger word, lines typed on a pty (the line editor calls the hook; no harness calls) | $hp µs of the shell's CPU = **$(pct "$hp" "$spawn") of a spawn** (shell CPU per line: $(m "$s" ptybare 4) µs bare, $(m "$s" ptyfast 4) µs hooked) |"
+		fi
+		if [ "$v" = full ] && have "$s" ptyfull; then
+			hp=$(sub "$(m "$s" ptyfull 4)" "$(m "$s" ptybare 4)")
+			echo "| $s hook, waits for the verdict, lines typed on a pty (a person's \`git log\`: the line editor calls the hook) | $hp µs of the shell's CPU = **$(pct "$hp" "$spawn") of a spawn** (shell CPU per line: $(m "$s" ptybare 4) µs bare, $(m "$s" ptyfull 4) µs hooked) |"
 		fi
 		if [ "$s" = zsh ] && [ "$v" = fast ] && have zsh calls &&
 		    have zsh fast; then
