@@ -548,6 +548,8 @@ static const char *const heldout_files[] = {
 	"heldout145.tsv",
 	"heldout146.tsv",
 	"heldout147.tsv",
+	"heldout148.tsv",
+	"heldout149.tsv",
 	/*
 	 * Catalog 1: destructive invocations and look-alikes of 120 less famous
 	 * tools, written to widen the rules (not held out: its families were
