@@ -5296,6 +5296,31 @@ hook_may_skip(const char *line, size_t len)
 }
 
 /*
+ * alias NAME='BODY': the body runs when the alias is used, and the hooks
+ * judge it then, expanded; defining it runs nothing, so the model does not
+ * read it (the rules still do: alias rm='rm -rf' is a decision of theirs).
+ */
+static void
+model_blank_aliases(const struct shtok_list *l, char **inert,
+    const char *line, size_t len)
+{
+	struct shtok_cmds	 cmds = SHTOK_CMDS_INIT;
+	const struct shtok_cmd	*c;
+	size_t			 i, k;
+
+	shtok_commands(l, &cmds);
+	for (i = 0; i < cmds.n; i++) {
+		c = &cmds.v[i];
+		if (c->nargv < 2 ||
+		    strcmp(l->v[c->argv[0]].text, "alias") != 0)
+			continue;
+		for (k = 1; k < c->nargv; k++)
+			inert_blank(inert, line, len, &l->v[c->argv[k]]);
+	}
+	shtok_cmds_release(&cmds);
+}
+
+/*
  * Rule model:words, after every other rule: a line that no rule calls
  * dangerous is, when its words score over the model's threshold.  The
  * words are the ones the line rules see (a commit message, a grep
@@ -5357,6 +5382,7 @@ judge_words(struct judge *j, const char *line, size_t len)
 		if (l.v[i].kind == SHTOK_HEREDOC)
 			inert_blank(&inert, line, len, &l.v[i]);
 	}
+	model_blank_aliases(&l, &inert, line, len);
 	shtok_list_release(&l);
 	p = wordmodel_score(r->model, inert != NULL ? inert : line, len);
 	free(inert);

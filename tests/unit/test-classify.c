@@ -941,6 +941,17 @@ t_structure(void)
 		{ "alias rm='rm -I'", RISK_SAFE },
 		{ "alias k=kubectl", RISK_SAFE },
 		{ "alias cp='cp -i' mv='mv -i'", RISK_SAFE },
+		/*
+		 * An alias's body is judged when the alias runs; the word
+		 * model does not read it at the definition (session 20: its
+		 * 0.55 threshold called this one dangerous).  The shadowing
+		 * check still makes it moderate.
+		 */
+		{ "alias nuke='rm -rf ~/victim'", RISK_MODERATE },
+		{ "alias wipe='sudo dd if=/dev/zero of=/dev/sda bs=1M'",
+		    RISK_MODERATE },
+		/* Its rules still read it: alias rm='rm -rf' (session 17). */
+		{ "alias rm='rm -rf'", RISK_DANGEROUS },
 		{ "find . -name node_modules -exec rm -rf {} +", RISK_SAFE },
 		{ "find ~/code -name node_modules -type d -prune -exec rm -rf "
 		    "{} +", RISK_SAFE },
