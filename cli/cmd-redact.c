@@ -41,6 +41,7 @@ struct redact_job {
 	struct buf		 out;		/* what to print */
 	struct buf		 line;
 	struct redact_findings	 f;
+	int			 failed;	/* its redactor did not load */
 };
 
 /* Append one line's result, as text or as a JSON object, to j->out. */
@@ -92,6 +93,15 @@ redact_job_run(void *arg)
 	size_t			 i;
 
 	buf_reset(&j->out);
+	/*
+	 * A thread loads its own redactor (the first is loaded before any
+	 * input): loading (mostly pcre2_compile) costs as much as a few
+	 * thousand lines, and here it runs beside the other jobs' work.
+	 */
+	if (j->red == NULL && (j->red = cli_load_redactor()) == NULL) {
+		j->failed = 1;
+		return NULL;
+	}
 	for (i = j->first; i < j->first + j->n; i++)
 		redact_job_line(j, j->text + j->off[i], j->len[i],
 		    j->lineno + (long)(i - j->first));
@@ -112,9 +122,9 @@ redact_default_jobs(void)
 }
 
 /*
- * Redact the batch's n lines with up to njobs jobs, loading the redactors
- * of jobs that have none yet, and print the slices in order.  Returns -1
- * if a redactor cannot be loaded or a thread cannot start.
+ * Redact the batch's n lines with up to njobs jobs (each thread loads its
+ * job's redactor the first time), and print the slices in order.  Returns
+ * -1 if a redactor cannot be loaded or a thread cannot start.
  */
 static int
 redact_batch(struct redact_job *jobs, int njobs, const struct buf *text,
@@ -130,9 +140,6 @@ redact_batch(struct redact_job *jobs, int njobs, const struct buf *text,
 	if (use < 1)
 		use = 1;
 	for (k = 0; k < use; k++) {
-		if (jobs[k].red == NULL &&
-		    (jobs[k].red = cli_load_redactor()) == NULL)
-			return -1;
 		jobs[k].text = text->data;
 		jobs[k].off = off;
 		jobs[k].len = len;
@@ -155,6 +162,10 @@ redact_batch(struct redact_job *jobs, int njobs, const struct buf *text,
 		pthread_join(tid[k], NULL);
 	if (started < use)
 		return -1;
+	for (k = 0; k < use; k++) {
+		if (jobs[k].failed)
+			return -1;
+	}
 	for (k = 0; k < use; k++)
 		fwrite(jobs[k].out.data, 1, jobs[k].out.len, stdout);
 	return 0;
