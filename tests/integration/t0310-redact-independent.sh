@@ -131,7 +131,9 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 116:heldout116.tsv:heldout116-clean.txt" \
     "held-out set 117:heldout117.tsv:heldout117-clean.txt" \
     "held-out set 118:heldout118.tsv:heldout118-clean.txt" \
-    "held-out set 119:heldout119.tsv:heldout119-clean.txt:<<< 'https://" ; do
+    "held-out set 119:heldout119.tsv:heldout119-clean.txt:<<< 'https://" \
+    "held-out set 120:heldout120.tsv:heldout120-clean.txt" \
+    "held-out set 121:heldout121.tsv:heldout121-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
