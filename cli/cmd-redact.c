@@ -41,7 +41,6 @@ struct redact_job {
 	struct buf		 out;		/* what to print */
 	struct buf		 line;
 	struct redact_findings	 f;
-	int			 failed;	/* its redactor did not load */
 };
 
 /* Append one line's result, as text or as a JSON object, to j->out. */
@@ -98,10 +97,8 @@ redact_job_run(void *arg)
 	 * input): loading (mostly pcre2_compile) costs as much as a few
 	 * thousand lines, and here it runs beside the other jobs' work.
 	 */
-	if (j->red == NULL && (j->red = cli_load_redactor()) == NULL) {
-		j->failed = 1;
+	if (j->red == NULL && (j->red = cli_load_redactor()) == NULL)
 		return NULL;
-	}
 	for (i = j->first; i < j->first + j->n; i++)
 		redact_job_line(j, j->text + j->off[i], j->len[i],
 		    j->lineno + (long)(i - j->first));
@@ -162,8 +159,9 @@ redact_batch(struct redact_job *jobs, int njobs, const struct buf *text,
 		pthread_join(tid[k], NULL);
 	if (started < use)
 		return -1;
+	/* A job whose redactor did not load has none. */
 	for (k = 0; k < use; k++) {
-		if (jobs[k].failed)
+		if (jobs[k].red == NULL)
 			return -1;
 	}
 	for (k = 0; k < use; k++)

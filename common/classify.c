@@ -1408,12 +1408,12 @@ static const char *regen_tasks[] = {
 	"config:clear", "optimize:clear", "clean-build",
 };
 
+static int	prod_word(const char *);
+
 /*
  * The destructive verb of a segment: in its compound name (Stop-Process),
  * one of its first four positionals, or a single-dash option (-rm).
  */
-static int	prod_word(const char *);
-
 static int
 segment_verb(struct segment *s, const size_t *pos, size_t npos, int *all)
 {
@@ -5301,23 +5301,20 @@ hook_may_skip(const char *line, size_t len)
  * read it (the rules still do: alias rm='rm -rf' is a decision of theirs).
  */
 static void
-model_blank_aliases(const struct shtok_list *l, char **inert,
-    const char *line, size_t len)
+model_blank_aliases(const struct shtok_list *l, const struct shtok_cmds *cmds,
+    char **inert, const char *line, size_t len)
 {
-	struct shtok_cmds	 cmds = SHTOK_CMDS_INIT;
 	const struct shtok_cmd	*c;
 	size_t			 i, k;
 
-	shtok_commands(l, &cmds);
-	for (i = 0; i < cmds.n; i++) {
-		c = &cmds.v[i];
+	for (i = 0; i < cmds->n; i++) {
+		c = &cmds->v[i];
 		if (c->nargv < 2 ||
 		    strcmp(l->v[c->argv[0]].text, "alias") != 0)
 			continue;
 		for (k = 1; k < c->nargv; k++)
 			inert_blank(inert, line, len, &l->v[c->argv[k]]);
 	}
-	shtok_cmds_release(&cmds);
 }
 
 /*
@@ -5334,6 +5331,7 @@ judge_words(struct judge *j, const char *line, size_t len)
 	struct classifier	*c = j->c;
 	struct risk_rule	*r;
 	struct shtok_list	 l = SHTOK_LIST_INIT;
+	struct shtok_cmds	 cmds = SHTOK_CMDS_INIT;
 	char			*copy, *inert;
 	double			 p;
 	size_t			 i;
@@ -5353,20 +5351,16 @@ judge_words(struct judge *j, const char *line, size_t len)
 	if (skip)
 		return;
 	shtok_split(line, len, &l);
+	shtok_commands(&l, &cmds);
 	/*
 	 * One simple command that a safe rule answered for (rm -rf of a
 	 * cache under home): the rules' exception is a decision, not a gap.
 	 */
 	if (c->only == -1) {
-		struct shtok_cmds	cmds = SHTOK_CMDS_INIT;
-		size_t			n;
-
-		shtok_commands(&l, &cmds);
-		n = cmds.n;
-		shtok_cmds_release(&cmds);
-		for (i = 0; n == 1 && i < c->nrules; i++) {
+		for (i = 0; cmds.n == 1 && i < c->nrules; i++) {
 			if (c->state[i] == 2 &&
 			    c->rules[i].info.risk == RISK_SAFE) {
+				shtok_cmds_release(&cmds);
 				shtok_list_release(&l);
 				return;
 			}
@@ -5382,7 +5376,8 @@ judge_words(struct judge *j, const char *line, size_t len)
 		if (l.v[i].kind == SHTOK_HEREDOC)
 			inert_blank(&inert, line, len, &l.v[i]);
 	}
-	model_blank_aliases(&l, &inert, line, len);
+	model_blank_aliases(&l, &cmds, &inert, line, len);
+	shtok_cmds_release(&cmds);
 	shtok_list_release(&l);
 	p = wordmodel_score(r->model, inert != NULL ? inert : line, len);
 	free(inert);

@@ -20,7 +20,8 @@ load_shipped(void)
 	struct wordmodel	*m = NULL;
 	char			*path, *cause = NULL;
 
-	xasprintf(&path, "%s/redaction-rules/values.model", harness_src_dir());
+	xasprintf(&path, "%s/redaction-rules/values.model",
+	    harness_src_dir());
 	if (wordmodel_load(path, &m, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
@@ -61,7 +62,8 @@ t_scores_match_trainer(void)
 	CHECK(wordmodel_size(m) > 1000);
 	CHECK(wordmodel_threshold(m) > 0.5 && wordmodel_threshold(m) < 1);
 	toks = xreallocarray(NULL, VALUEMODEL_MAXTOK, sizeof *toks);
-	xasprintf(&path, "%s/tests/fixtures/valuemodel-scores.tsv", harness_src_dir());
+	xasprintf(&path, "%s/tests/fixtures/valuemodel-scores.tsv",
+	    harness_src_dir());
 	fp = fopen(path, "re");
 	CHECK(fp != NULL);
 	while (fp != NULL && (len = getline(&line, &cap, fp)) != -1) {

@@ -46,7 +46,8 @@ t_scores_match_trainer(void)
 		return;
 	CHECK(wordmodel_size(m) > 1000);
 	CHECK(wordmodel_threshold(m) > 0.5 && wordmodel_threshold(m) < 1);
-	xasprintf(&path, "%s/tests/fixtures/wordmodel-scores.tsv", harness_src_dir());
+	xasprintf(&path, "%s/tests/fixtures/wordmodel-scores.tsv",
+	    harness_src_dir());
 	fp = fopen(path, "re");
 	CHECK(fp != NULL);
 	while (fp != NULL && (len = getline(&line, &cap, fp)) != -1) {
