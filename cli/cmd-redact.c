@@ -5,10 +5,12 @@
  * byte span) and never the secret itself.
  *
  * Lines are independent, so a long input is cut into batches and each
- * batch into one slice per job; every job has its own redactor (the
- * match data, the keyword hits and the lazily JIT-compiled patterns are a
- * redactor's own), and the slices are printed in input order.  Short
- * inputs, and --jobs 1, never start a thread.
+ * batch into chunks of CHUNK_LINES lines, which the jobs take one at a
+ * time (a job that is held up, loading its redactor or on slow lines,
+ * takes fewer); every job has its own redactor (the match data, the
+ * keyword hits and the lazily JIT-compiled patterns are a redactor's
+ * own), and the chunks are printed in input order.  Short inputs, and
+ * --jobs 1, never start a thread.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,17 +29,33 @@
 
 #define JOBS_MAX	64
 #define BATCH_LINES	16384	/* lines read before a batch is shared out */
+#define CHUNK_LINES	256	/* lines a job takes at a time */
 #define SLICE_MIN	1024	/* fewer lines per job are not worth a thread */
+
+/* A chunk's output: bytes [start, end) of job's out. */
+struct redact_chunk {
+	int	 job;
+	size_t	 start, end;
+};
+
+/* The batch the jobs share. */
+struct redact_share {
+	const char		*text;		/* the lines, NUL-ended */
+	const size_t		*off;		/* where line i starts in text */
+	const size_t		*len;
+	size_t			 n;
+	long			 lineno;	/* the number of line 0 */
+	pthread_mutex_t		 lock;
+	size_t			 next;		/* the next chunk to take */
+	struct redact_chunk	 chunk[BATCH_LINES / CHUNK_LINES + 1];
+};
 
 struct redact_job {
 	struct redactor		*red;
+	int			 id;
 	enum anon_level		 level;
 	int			 json;
-	const char		*text;		/* the batch's lines, NUL-ended */
-	const size_t		*off;		/* where line i starts in text */
-	const size_t		*len;
-	size_t			 first, n;	/* this job's lines */
-	long			 lineno;	/* the number of line first */
+	struct redact_share	*share;
 	struct buf		 out;		/* what to print */
 	struct buf		 line;
 	struct redact_findings	 f;
@@ -84,12 +102,13 @@ redact_job_line(struct redact_job *j, const char *in, size_t n, long lineno)
 	json_object_put(o);
 }
 
-/* A job's slice of the batch (the thread function). */
+/* A job: chunks of the batch until none is left (the thread function). */
 static void *
 redact_job_run(void *arg)
 {
 	struct redact_job	*j = arg;
-	size_t			 i;
+	struct redact_share	*sh = j->share;
+	size_t			 c, i, nchunks;
 
 	buf_reset(&j->out);
 	/*
@@ -99,9 +118,21 @@ redact_job_run(void *arg)
 	 */
 	if (j->red == NULL && (j->red = cli_load_redactor()) == NULL)
 		return NULL;
-	for (i = j->first; i < j->first + j->n; i++)
-		redact_job_line(j, j->text + j->off[i], j->len[i],
-		    j->lineno + (long)(i - j->first));
+	nchunks = (sh->n + CHUNK_LINES - 1) / CHUNK_LINES;
+	for (;;) {
+		pthread_mutex_lock(&sh->lock);
+		c = sh->next++;
+		pthread_mutex_unlock(&sh->lock);
+		if (c >= nchunks)
+			break;
+		sh->chunk[c].job = j->id;
+		sh->chunk[c].start = j->out.len;
+		for (i = c * CHUNK_LINES; i < sh->n && i < (c + 1) * CHUNK_LINES;
+		    i++)
+			redact_job_line(j, sh->text + sh->off[i], sh->len[i],
+			    sh->lineno + (long)i);
+		sh->chunk[c].end = j->out.len;
+	}
 	return NULL;
 }
 
@@ -120,31 +151,22 @@ redact_default_jobs(void)
 
 /*
  * Redact the batch's n lines with up to njobs jobs (each thread loads its
- * job's redactor the first time), and print the slices in order.  Returns
+ * job's redactor the first time), and print the chunks in order.  Returns
  * -1 if a redactor cannot be loaded or a thread cannot start.
  */
 static int
-redact_batch(struct redact_job *jobs, int njobs, const struct buf *text,
-    const size_t *off, const size_t *len, size_t n, long lineno)
+redact_batch(struct redact_job *jobs, int njobs, struct redact_share *sh)
 {
 	pthread_t	 tid[JOBS_MAX];
-	size_t		 first = 0;
+	size_t		 c, nchunks;
 	int		 k, use, started, error;
 
-	use = (int)(n / SLICE_MIN);
+	use = (int)(sh->n / SLICE_MIN);
 	if (use > njobs)
 		use = njobs;
 	if (use < 1)
 		use = 1;
-	for (k = 0; k < use; k++) {
-		jobs[k].text = text->data;
-		jobs[k].off = off;
-		jobs[k].len = len;
-		jobs[k].first = first;
-		jobs[k].n = n * (size_t)(k + 1) / (size_t)use - first;
-		jobs[k].lineno = lineno + (long)first;
-		first += jobs[k].n;
-	}
+	sh->next = 0;
 	for (started = 1; started < use; started++) {
 		error = pthread_create(&tid[started], NULL, redact_job_run,
 		    &jobs[started]);
@@ -164,8 +186,12 @@ redact_batch(struct redact_job *jobs, int njobs, const struct buf *text,
 		if (jobs[k].red == NULL)
 			return -1;
 	}
-	for (k = 0; k < use; k++)
-		fwrite(jobs[k].out.data, 1, jobs[k].out.len, stdout);
+	nchunks = (sh->n + CHUNK_LINES - 1) / CHUNK_LINES;
+	for (c = 0; c < nchunks; c++) {
+		k = sh->chunk[c].job;
+		fwrite(jobs[k].out.data + sh->chunk[c].start, 1,
+		    sh->chunk[c].end - sh->chunk[c].start, stdout);
+	}
 	return 0;
 }
 
@@ -181,6 +207,7 @@ cmd_redact(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct redact_job	 jobs[JOBS_MAX];
+	struct redact_share	 sh;
 	struct buf		 text = BUF_INIT;
 	enum anon_level		 level = ANON_MINIMAL;
 	char			*line = NULL, *end;
@@ -220,7 +247,11 @@ cmd_redact(int argc, char **argv)
 		cli_usage_error("unexpected argument '%s' (lines are read "
 		    "from stdin)", argv[optind]);
 	memset(jobs, 0, sizeof jobs);
+	memset(&sh, 0, sizeof sh);
+	pthread_mutex_init(&sh.lock, NULL);
 	for (k = 0; k < njobs; k++) {
+		jobs[k].id = k;
+		jobs[k].share = &sh;
 		jobs[k].level = level;
 		jobs[k].json = json;
 	}
@@ -240,8 +271,12 @@ cmd_redact(int argc, char **argv)
 			n++;
 		}
 		if (n > 0 && (n == BATCH_LINES || got == -1)) {
-			if (redact_batch(jobs, njobs, &text, off, len, n,
-			    lineno) != 0) {
+			sh.text = text.data;
+			sh.off = off;
+			sh.len = len;
+			sh.n = n;
+			sh.lineno = lineno;
+			if (redact_batch(jobs, njobs, &sh) != 0) {
 				rc = EXIT_FAIL;
 				break;
 			}
@@ -263,6 +298,7 @@ cmd_redact(int argc, char **argv)
 		buf_release(&jobs[k].line);
 		redact_findings_release(&jobs[k].f);
 	}
+	pthread_mutex_destroy(&sh.lock);
 	if (ferror(stdout))
 		rc = EXIT_FAIL;
 	return rc;

@@ -25,7 +25,7 @@ test_expect_success 'redact: a bad level is a usage error' '
 	grep_f "bad --level" "$T/err" && grep_f "usage: deliberate redact" "$T/err"
 '
 
-# 20,000 lines: more than one batch (16,384 lines), cut into slices for
+# 20,000 lines: more than one batch (16,384 lines), cut into chunks for
 # three jobs; the output must be the one-job output, in input order.
 test_expect_success 'redact --jobs: the same bytes and line numbers as one job' '
 	grep -v "^#" "$CORPUS" | grep -v "^$" >"$T/one" &&
