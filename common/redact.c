@@ -1576,6 +1576,14 @@ is_placeholder(const char *s, size_t n)
 	    (n > 20 && strncmp(s, "MIIBIjANBgkqhkiG9w0B", 20) == 0) ||
 	    (n > 12 && strncmp(s, "MCowBQYDK2Vw", 12) == 0))
 		return 1;
+	/*
+	 * ENC[...]: an encrypted value (hiera-eyaml's ENC[PKCS7,...]) or a
+	 * secret backend's handle (the Datadog Agent's ENC[name]), never the
+	 * secret itself.
+	 */
+	if (n > 5 && strncmp(s, "ENC[", 4) == 0 && s[n - 1] == ']' &&
+	    memchr(s, ' ', n) == NULL)
+		return 1;
 	/* GitHub's fixed password words for a token given as the user. */
 	if ((n == 13 && strncmp(s, "x-oauth-basic", 13) == 0) ||
 	    (n == 14 && strncmp(s, "x-access-token", 14) == 0))
@@ -1955,6 +1963,14 @@ extend_in_quotes(const char *in, size_t len, size_t s, size_t e)
 	/* </Password>: the value's closing XML tag. */
 	if (in[e] == '<' && e + 1 < len && in[e + 1] == '/')
 		return e;
+	/* 's|^token: .*|token: X|g': the last delimiter of sed's s|||. */
+	if (in[e] == '|') {
+		for (i = e + 1; i < len && strchr("gIip0123456789", in[i]) != NULL &&
+		    in[i] != '\0'; i++)
+			;
+		if (i < len && in[i] == q)
+			return e;
+	}
 	/* <your-key> is a placeholder, not more of the value. */
 	if (in[e] == '<') {
 		for (i = e + 1; i < len && (isalnum((unsigned char)in[i]) ||

@@ -133,7 +133,11 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 118:heldout118.tsv:heldout118-clean.txt" \
     "held-out set 119:heldout119.tsv:heldout119-clean.txt:<<< 'https://" \
     "held-out set 120:heldout120.tsv:heldout120-clean.txt" \
-    "held-out set 121:heldout121.tsv:heldout121-clean.txt" ; do
+    "held-out set 121:heldout121.tsv:heldout121-clean.txt" \
+    "held-out set 122:heldout122.tsv:heldout122-clean.txt" \
+    "held-out set 123:heldout123.tsv:heldout123-clean.txt" \
+    "held-out set 124:heldout124.tsv:heldout124-clean.txt" \
+    "held-out set 125:heldout125.tsv:heldout125-clean.txt:MAPBOX_PUBLIC_TOKEN=;--body " ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -158,7 +162,10 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # as everywhere, and a Twilio Account SID; heldout70: an AWS access key
 # id given to --access-key-id again; heldout114: a Twilio Account SID;
 # heldout115: RevenueCat SDK keys, as heldout56; heldout119: a Sentry
-# DSN's key given to vercel env add, as heldout28).
+# DSN's key given to vercel env add, as heldout28; heldout125: a Mapbox
+# public token, whose payload names the account (heldout112's writer
+# lists five as secrets), and a value stored with gh secret set, as
+# heldout34).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF

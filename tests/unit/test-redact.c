@@ -342,6 +342,33 @@ t_overlap(void)
 }
 
 /*
+ * A bare value in quotes goes on past a shell operator ('db_password=j|(!'),
+ * but the | that closes sed's s||| before the quote (and its flags) stays.
+ */
+static void
+t_quote_extension(void)
+{
+	static const char *const cases[][2] = {
+		{ "sed -i 's|service_key: .*|service_key: 961467f3aa73f15ac40ef72a3583f172|' am.yml",
+		  "sed -i 's|service_key: .*|service_key: [REDACTED_SECRET]|' am.yml" },
+		{ "sed -i 's|token: .*|token: 961467f3aa73f15ac40ef72a3583f172|g' a.yml",
+		  "sed -i 's|token: .*|token: [REDACTED_SECRET]|g' a.yml" },
+		{ "sed -i 's|password: .*|password: Hunter2x99|' conf.yml",
+		  "sed -i 's|password: .*|password: [REDACTED_SECRET]|' conf.yml" },
+		{ "cfg -e 'db_password=j|(!iNA'",
+		  "cfg -e 'db_password=[REDACTED_PASSWORD]'" },
+	};
+	char	*z;
+	size_t	 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		z = red(ANON_MINIMAL, cases[i][0]);
+		CHECK_STR(z, cases[i][1]);
+		free(z);
+	}
+}
+
+/*
  * A credential found once is hidden wherever it recurs in the line, even
  * where its context says nothing (the user name of a Postmark token).
  */
@@ -988,6 +1015,7 @@ main(void)
 	RUN(t_corpus_clean);
 	RUN(t_quotes_and_stats);
 	RUN(t_overlap);
+	RUN(t_quote_extension);
 	RUN(t_repeat);
 	RUN(t_pathological);
 	RUN(t_binary);
