@@ -137,7 +137,11 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 122:heldout122.tsv:heldout122-clean.txt" \
     "held-out set 123:heldout123.tsv:heldout123-clean.txt" \
     "held-out set 124:heldout124.tsv:heldout124-clean.txt" \
-    "held-out set 125:heldout125.tsv:heldout125-clean.txt:MAPBOX_PUBLIC_TOKEN=;--body " ; do
+    "held-out set 125:heldout125.tsv:heldout125-clean.txt:MAPBOX_PUBLIC_TOKEN=;--body " \
+    "held-out set 126:heldout126.tsv:heldout126-clean.txt" \
+    "held-out set 127:heldout127.tsv:heldout127-clean.txt" \
+    "held-out set 128:heldout128.tsv:heldout128-clean.txt:-u rduser -p " \
+    "held-out set 129:heldout129.tsv:heldout129-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
@@ -165,7 +169,7 @@ for c in "independent:independent.tsv:independent-clean.txt" \
 # DSN's key given to vercel env add, as heldout28; heldout125: a Mapbox
 # public token, whose payload names the account (heldout112's writer
 # lists five as secrets), and a value stored with gh secret set, as
-# heldout34).
+# heldout34; heldout128: mysql -p WORD, as heldout105's Rivendell line).
 	IFS=: read -r name secrets clean decided <<-EOF
 	$c
 	EOF
