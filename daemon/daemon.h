@@ -48,6 +48,7 @@ struct daemon {
 	int64_t			 dgram_batches;	/* recvmmsg calls that read */
 	int64_t			 dgram_refused;	/* other uid, no credentials */
 	int64_t			 stream_events;	/* events over the stream */
+	int64_t			 checks;	/* check requests answered */
 	char			 last_error[256];
 	int			 disk_full;
 	struct sysstate		 sys;

@@ -657,6 +657,7 @@ req_check(struct daemon *d, struct client *c, struct json_object *req,
 		return rep;
 	}
 	peer_defaults(c, &ev);
+	d->checks++;
 	if (json_object_object_get_ex(req, "record", &o))
 		rec = json_object_get_boolean(o);
 	/* A client session may run in its own mode (deliberate run). */
@@ -990,6 +991,7 @@ req_status(struct daemon *d, struct json_object *req)
 	add_i64(rep, "dgramBatches", d->dgram_batches);
 	add_i64(rep, "dgramRefused", d->dgram_refused);
 	add_i64(rep, "streamEvents", d->stream_events);
+	add_i64(rep, "checks", d->checks);
 	add_str(rep, "lastError", d->last_error[0] != '\0' ? d->last_error :
 	    NULL);
 	return rep;

@@ -543,7 +543,8 @@ dlb_fast_path(const char *line)
 	if ((v = dlb_env("DELIBERATE_FASTPATH")) != NULL && strcmp(v, "0") == 0)
 		return 0;
 	hook_trig_load(dlb_socket_path(path, sizeof path) == 0 ? path : NULL);
-	return hook_fast_path(line, dlb_plain_cmd);
+	return hook_fast_path(line, dlb_plain_cmd) ||
+	    hook_seen(line, dlb_plain_cmd);
 }
 
 /* The common command fields of an event or check request. */
@@ -663,7 +664,7 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 	/* Kept: the same memory each time (see dlb_set). */
 	static struct hook_buf	 msg;
 	struct hook_buf		 rep = { NULL, 0, 0, 0 };
-	const char		*ok;
+	const char		*ok, *v;
 	long long		 t0 = hook_mono_ms();
 	int			 r;
 
@@ -713,6 +714,11 @@ dlb_check_line(const char *line, int record, int fast, int ran, int ms)
 		dlb_set("DELIBERATE_ACTION", "allow");
 		return EXECUTION_FAILURE;
 	}
+	/* The same line again goes the fast way (hook_seen_safe). */
+	if (fast && record && (v = dlb_get("DELIBERATE_RISK")) != NULL &&
+	    strcmp(v, "safe") == 0 && (v = dlb_get("DELIBERATE_ACTION")) !=
+	    NULL && strcmp(v, "allow") == 0)
+		hook_seen_safe(line, dlb_plain_cmd);
 	return EXECUTION_SUCCESS;
 }
 

@@ -319,6 +319,93 @@ hook_fast_path(const char *line, hook_cmd_fn plain_cmd)
 	return hook_trigger_free(line, plain_cmd);
 }
 
+/*
+ * Lines the daemon judged safe, remembered by the shell: the same line
+ * again is recorded fire-and-forget, as a fast-path line is, without
+ * waiting for the verdict.  The daemon's verdict on a line depends only on
+ * the line, on what the hook tells it of the first word (an alias's
+ * value), on the shell's own context (its name, tty, parent: the same for
+ * the life of the shell), and on its rules, config and learned overrides;
+ * the daemon rewrites the trigger file (a new inode) whenever one of
+ * those changes, and withdraws it when every line must be judged (an
+ * analyzer).  So a remembered verdict holds only while the trigger file
+ * is the one it was given under (hook_trig_load() looks at most once a
+ * second, as for the fast path), and only for a line whose first word is
+ * neither an alias nor a function.  Direct-mapped slots by hash; the
+ * whole line is compared.
+ */
+#define SEEN_SLOTS	64
+#define SEEN_MAXLEN	512
+
+static char		*seen_line[SEEN_SLOTS];
+static ino_t		 seen_ino;		/* of the trigger file */
+static struct timespec	 seen_mtime;
+
+static size_t
+seen_slot(const char *line)
+{
+	unsigned long long	h = 14695981039346656037ULL;	/* FNV-1a */
+
+	for (; *line != '\0'; line++)
+		h = (h ^ (unsigned char)*line) * 1099511628211ULL;
+	return (size_t)(h % SEEN_SLOTS);
+}
+
+/* Forget every line if the trigger file is not the one they were under. */
+static int
+seen_current(void)
+{
+	size_t	i;
+
+	if (trig_text != NULL && seen_ino == trig_ino &&
+	    seen_mtime.tv_sec == trig_mtime.tv_sec &&
+	    seen_mtime.tv_nsec == trig_mtime.tv_nsec)
+		return 1;
+	for (i = 0; i < SEEN_SLOTS; i++) {
+		free(seen_line[i]);
+		seen_line[i] = NULL;
+	}
+	seen_ino = trig_ino;
+	seen_mtime = trig_mtime;
+	return trig_text != NULL;
+}
+
+/*
+ * Remember that the daemon judged line safe (and let it run).
+ * hook_trig_load() first.
+ */
+void
+hook_seen_safe(const char *line, hook_cmd_fn plain_cmd)
+{
+	char	 w[256];
+	size_t	 k;
+
+	if (!seen_current() || strlen(line) > SEEN_MAXLEN)
+		return;
+	hook_first_word(line, w, sizeof w);
+	if (*w == '\0' || !plain_cmd(w))
+		return;
+	k = seen_slot(line);
+	free(seen_line[k]);
+	seen_line[k] = strdup(line);	/* NULL: not remembered */
+}
+
+/* Whether line was judged safe under this trigger file.  hook_trig_load(). */
+int
+hook_seen(const char *line, hook_cmd_fn plain_cmd)
+{
+	char	 w[256];
+	size_t	 k;
+
+	if (!seen_current() || strlen(line) > SEEN_MAXLEN)
+		return 0;
+	k = seen_slot(line);
+	if (seen_line[k] == NULL || strcmp(seen_line[k], line) != 0)
+		return 0;
+	hook_first_word(line, w, sizeof w);
+	return *w != '\0' && plain_cmd(w);
+}
+
 static void
 hook_grow(struct hook_buf *b, size_t n)
 {

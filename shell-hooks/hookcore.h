@@ -77,5 +77,7 @@ int		hook_plain(const char *);
 int		hook_trig_load(const char *);
 int		hook_trigger_free(const char *, hook_cmd_fn);
 int		hook_fast_path(const char *, hook_cmd_fn);
+void		hook_seen_safe(const char *, hook_cmd_fn);
+int		hook_seen(const char *, hook_cmd_fn);
 
 #endif

@@ -545,7 +545,7 @@ zh_fast(int fd, const char *line)
 	    *line < 'a' || *line > 'z' || zh_odd_aliases())
 		return ZH_SCRIPT;
 	hook_trig_load(zh_get("__dlb_fd_path"));
-	if (!hook_fast_path(line, zh_plain_cmd))
+	if (!hook_fast_path(line, zh_plain_cmd) && !hook_seen(line, zh_plain_cmd))
 		return ZH_SCRIPT;
 	/* The event goes after the queued outcomes, ours and the script's. */
 	if (*(v = zh_get("__dlb_pending")) != '\0') {
@@ -683,6 +683,10 @@ zh_check(int fd, const char *line)
 		zh_set("__dlb_checked", "1");
 		return ZH_SCRIPT;
 	}
+	/* The same line again goes the fast way (hook_seen_safe). */
+	if (strcmp(zh_get("DELIBERATE_RISK"), "safe") == 0 &&
+	    strcmp(zh_get("DELIBERATE_OK"), "true") == 0)
+		hook_seen_safe(line, zh_plain_cmd);
 	if (*zh_get("DELIBERATE_ENTRY_ID") != '\0') {
 		zh_arm(zh_get("DELIBERATE_ENTRY_ID"));
 		zh.t0 = start;

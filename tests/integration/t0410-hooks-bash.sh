@@ -250,6 +250,11 @@ bstart b4
 t_trigger_free() { hook_trigger_free b4; }
 test_expect_success 'a line without trigger words is recorded without waiting' t_trigger_free
 
+rcfile b9 ""
+bstart b9
+t_seen() { hook_seen b9; }
+test_expect_success 'a line judged safe is recorded without waiting when typed again' t_seen
+
 t_underscore() {
 	tsend b4 'echo one two'
 	tsend b4 'echo last=$_'

@@ -191,6 +191,11 @@ zstart z4
 t_trigger_free() { hook_trigger_free z4; }
 test_expect_success 'a line without trigger words is recorded without waiting' t_trigger_free
 
+zrc z9 ""
+zstart z9
+t_seen() { hook_seen z9; }
+test_expect_success 'a line judged safe is recorded without waiting when typed again' t_seen
+
 # Each loaded module is five more mappings that every fork of the shell
 # copies: the module-served shell loads none of the script's (socket,
 # system, stat) nor zsh/zleparameter, until a line needs the script.
