@@ -18,6 +18,9 @@
 #          redacts and appends the entry)
 #   down   /bin/true with the hook and no daemon
 #   ptybare, ptyfast, ptyfull: the same lines typed on a pty (below)
+#   ptyseen: the full line typed again and again, the same each time: the
+#          shell remembers the daemon's safe verdict (hookcore.c, "Lines
+#          the daemon judged safe") and records it fire-and-forget
 #
 # The cost is CPU time, because on a shared virtual machine wall time
 # mostly measures the neighbours.  spawn = bare - empty, in CPU of the
@@ -167,8 +170,8 @@ Z
 # no automation note).  Only the shell's own CPU is compared.
 pty_lines() {	# shell variant
 	local i src= line="ls -la"
-	[ "$2" = ptyfull ] && line="git log"
-	if [ "$2" = ptyfast ] || [ "$2" = ptyfull ]; then
+	[ "$2" = ptyfull ] || [ "$2" = ptyseen ] && line="git log"
+	if [ "$2" != ptybare ]; then
 		src="source '$SRC/shell-hooks/deliberate.$1'; "
 		[ "$1" = zsh ] && src="zmodload zsh/datetime; $src(( __dlb_zmod )) || exit 1; "
 	fi
@@ -178,7 +181,11 @@ pty_lines() {	# shell variant
 		echo "${src}PS1='BENCH> '; PATH=\$T/bin:\$PATH; :"
 		echo 'read -r s0 _ </proc/$$/schedstat'
 		for ((i = 0; i < N; i++)); do
-			echo "xtrue $line r$i"
+			if [ "$2" = ptyseen ]; then
+				echo "xtrue $line"
+			else
+				echo "xtrue $line r$i"
+			fi
 		done
 		echo 'read -r s1 _ </proc/$$/schedstat; echo "0 0 $s0 $s1 0 0" >"$T/wall"; exit'
 	} >"$T/$1.$2.lines"
@@ -235,7 +242,7 @@ ln -s /bin/true "$T/bin/xtrue"
 variants="empty bare fast full down"
 shells=bash
 command -v zsh >/dev/null && shells="bash zsh"
-vars() { if [ "$1" = zsh ]; then echo "$variants calls ptybare ptyfast ptyfull"; else echo "$variants ptybare ptyfast ptyfull"; fi; }
+vars() { if [ "$1" = zsh ]; then echo "$variants calls ptybare ptyfast ptyfull ptyseen"; else echo "$variants ptybare ptyfast ptyfull ptyseen"; fi; }
 # BENCH_SHELLS="zsh" and BENCH_VARIANTS="empty bare ptybare ptyfast" narrow
 # a run to what is being looked at (the table then has only those rows).
 [ -n "${BENCH_SHELLS:-}" ] && shells=$BENCH_SHELLS
@@ -291,6 +298,10 @@ for s in $shells; do
 			hp=$(sub "$(m "$s" ptyfull 4)" "$(m "$s" ptybare 4)")
 			echo "| $s hook, waits for the verdict, lines typed on a pty (a person's \`git log\`: the line editor calls the hook) | $hp µs of the shell's CPU = **$(pct "$hp" "$spawn") of a spawn** (shell CPU per line: $(m "$s" ptybare 4) µs bare, $(m "$s" ptyfull 4) µs hooked) |"
 		fi
+		if [ "$v" = full ] && have "$s" ptyseen; then
+			hp=$(sub "$(m "$s" ptyseen 4)" "$(m "$s" ptybare 4)")
+			echo "| $s hook, the same line again (judged safe once, remembered by the shell), typed on a pty | $hp µs of the shell's CPU = **$(pct "$hp" "$spawn") of a spawn** (shell CPU per line: $(m "$s" ptybare 4) µs bare, $(m "$s" ptyseen 4) µs hooked) |"
+		fi
 		if [ "$s" = zsh ] && [ "$v" = fast ] && have zsh calls &&
 		    have zsh fast; then
 			k=$(sub "$(m zsh calls 4)" "$(m zsh bare 4)")
@@ -299,3 +310,12 @@ for s in $shells; do
 		fi
 	done
 done
+
+# The floor under a line that waits for the verdict: whatever the hook
+# does, the shell blocks once for the daemon's answer, and on a virtual
+# machine the wake-up from one blocking wait is charged to the sleeper
+# (bench/waitfloor.c, same run).  A hook that waits cannot cost less.
+if cc -O2 -o "$T/waitfloor" "$SRC/bench/waitfloor.c" 2>/dev/null &&
+    read -r fs fr fz < <("$T/waitfloor" 2000); then
+	echo "| floor: one blocking round trip to another process (send, poll, recv over a Unix socket pair), in the waiter's CPU | $fr µs = **$(pct "$fr" "$fs") of a spawn** (its spawn here: $fs µs); one 50 µs nanosleep alone: $fz µs = $(pct "$fz" "$fs") |"
+fi
