@@ -543,8 +543,11 @@ dlb_fast_path(const char *line)
 	if ((v = dlb_env("DELIBERATE_FASTPATH")) != NULL && strcmp(v, "0") == 0)
 		return 0;
 	hook_trig_load(dlb_socket_path(path, sizeof path) == 0 ? path : NULL);
-	return hook_fast_path(line, dlb_plain_cmd) ||
-	    hook_seen(line, dlb_plain_cmd);
+	if (hook_fast_path(line, dlb_plain_cmd))
+		return 1;
+	/* DELIBERATE_SEEN=0: a line seen safe is asked about again. */
+	return ((v = dlb_env("DELIBERATE_SEEN")) == NULL ||
+	    strcmp(v, "0") != 0) && hook_seen(line, dlb_plain_cmd);
 }
 
 /* The common command fields of an event or check request. */

@@ -545,7 +545,10 @@ zh_fast(int fd, const char *line)
 	    *line < 'a' || *line > 'z' || zh_odd_aliases())
 		return ZH_SCRIPT;
 	hook_trig_load(zh_get("__dlb_fd_path"));
-	if (!hook_fast_path(line, zh_plain_cmd) && !hook_seen(line, zh_plain_cmd))
+	/* DELIBERATE_SEEN=0: a line seen safe is asked about again. */
+	if (!hook_fast_path(line, zh_plain_cmd) &&
+	    (((v = zh_getn("DELIBERATE_SEEN")) != NULL && strcmp(v, "0") == 0) ||
+	    !hook_seen(line, zh_plain_cmd)))
 		return ZH_SCRIPT;
 	/* The event goes after the queued outcomes, ours and the script's. */
 	if (*(v = zh_get("__dlb_pending")) != '\0') {
