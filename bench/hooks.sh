@@ -311,6 +311,47 @@ for s in $shells; do
 	done
 done
 
+# A day's typed history (bench/histories/*.txt, written by people who had
+# not seen the rules): which lines wait.  The bash builtin checks each line
+# as the hook does (fast path, then the lines seen safe) against this
+# daemon, once as shipped and once with DELIBERATE_SEEN=0; a line answered
+# "fast" did not wait.  With the per-line costs of this run's pty variants
+# (trigger-free, seen before, waits), the average per typed line.
+mix_nowait() {	# history file, DELIBERATE_SEEN value -> "lines nowait"
+	DELIBERATE_SEEN=$2 bash --norc -c '
+	enable -f "$1" deliberate_hook || exit 1
+	n=0 a=0
+	while IFS= read -r l; do
+		[ -n "$l" ] || continue
+		n=$((n + 1))
+		deliberate_hook check -r -f -- "$l" >/dev/null 2>&1
+		[ "$DELIBERATE_OK" = fast ] && a=$((a + 1))
+	done
+	echo "$n $a"' _ "$BUILD/deliberate-bash.so" <"$1"
+}
+if have bash ptyfast && have bash ptyseen && have bash ptyfull; then
+	cf=$(sub "$(m bash ptyfast 4)" "$(m bash ptybare 4)")
+	cs=$(sub "$(m bash ptyseen 4)" "$(m bash ptybare 4)")
+	cw=$(sub "$(m bash ptyfull 4)" "$(m bash ptybare 4)")
+	spawn=$(sub "$(m bash bare 1)" "$(m bash empty 1)")
+	for h in "$SRC"/bench/histories/*.txt; do
+		[ -f "$h" ] || continue
+		read -r n a < <(mix_nowait "$h" 1)
+		read -r n0 f < <(mix_nowait "$h" 0)
+		[ "${n:-0}" -gt 0 ] || continue
+		awk -v n="$n" -v a="$a" -v f="$f" -v cf="$cf" -v cs="$cs" \
+		    -v cw="$cw" -v sp="$spawn" -v h="$(basename "$h")" 'BEGIN {
+			seen = a - f; w = n - a
+			# Differences of noisy medians can come out below zero.
+			if (cf < 0) cf = 0
+			if (cs < 0) cs = 0
+			avg = (f * cf + seen * cs + w * cw) / n
+			printf "| bash hook over a day'"'"'s typed history (%s, %d lines): %.0f%% trigger-free, %.0f%% seen safe before, %.0f%% waited | average %.1f µs = **%.1f%% of a spawn** per typed line (with this run'"'"'s %.1f, %.1f and %.1f µs per line of each kind) |\n",
+			    h, n, 100 * f / n, 100 * seen / n, 100 * w / n, avg, 100 * avg / sp, cf, cs, cw
+		}'
+	done
+fi
+
 # The floor under a line that waits for the verdict: whatever the hook
 # does, the shell blocks once for the daemon's answer, and on a virtual
 # machine the wake-up from one blocking wait is charged to the sleeper
