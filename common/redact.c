@@ -1490,10 +1490,12 @@ is_placeholder(const char *s, size_t n)
 	if (n <= 1)
 		return 1;
 	/*
-	 * Words that say the value is a stand-in: password=test; android is
-	 * the published password of Android's debug keystore.
+	 * Words that say the value is a stand-in: password=test, apikey=demo
+	 * (a provider's documented demo key); android is the published
+	 * password of Android's debug keystore.
 	 */
-	if ((n == 4 && memcmp(s, "test", 4) == 0) ||
+	if ((n == 4 && (memcmp(s, "test", 4) == 0 ||
+	    memcmp(s, "demo", 4) == 0)) ||
 	    (n >= 8 && n <= 9 && strncasecmp(s, "redacted", 8) == 0 &&
 	    (n == 8 || !isalnum((unsigned char)s[8]))) ||
 	    (n == 7 && memcmp(s, "testing", 7) == 0) ||
