@@ -141,7 +141,11 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 126:heldout126.tsv:heldout126-clean.txt" \
     "held-out set 127:heldout127.tsv:heldout127-clean.txt" \
     "held-out set 128:heldout128.tsv:heldout128-clean.txt:-u rduser -p " \
-    "held-out set 129:heldout129.tsv:heldout129-clean.txt" ; do
+    "held-out set 129:heldout129.tsv:heldout129-clean.txt" \
+    "held-out set 130:heldout130.tsv:heldout130-clean.txt" \
+    "held-out set 131:heldout131.tsv:heldout131-clean.txt" \
+    "held-out set 132:heldout132.tsv:heldout132-clean.txt" \
+    "held-out set 133:heldout133.tsv:heldout133-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
