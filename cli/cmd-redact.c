@@ -41,7 +41,7 @@ struct redact_chunk {
 /* The batch the jobs share. */
 struct redact_share {
 	const char		*text;		/* the lines, NUL-ended */
-	const size_t		*off;		/* where line i starts in text */
+	const size_t		*off;		/* where line i starts */
 	const size_t		*len;
 	size_t			 n;
 	long			 lineno;	/* the number of line 0 */
@@ -127,8 +127,8 @@ redact_job_run(void *arg)
 			break;
 		sh->chunk[c].job = j->id;
 		sh->chunk[c].start = j->out.len;
-		for (i = c * CHUNK_LINES; i < sh->n && i < (c + 1) * CHUNK_LINES;
-		    i++)
+		for (i = c * CHUNK_LINES;
+		    i < sh->n && i < (c + 1) * CHUNK_LINES; i++)
 			redact_job_line(j, sh->text + sh->off[i], sh->len[i],
 			    sh->lineno + (long)i);
 		sh->chunk[c].end = j->out.len;

@@ -1967,8 +1967,8 @@ extend_in_quotes(const char *in, size_t len, size_t s, size_t e)
 		return e;
 	/* 's|^token: .*|token: X|g': the last delimiter of sed's s|||. */
 	if (in[e] == '|') {
-		for (i = e + 1; i < len && strchr("gIip0123456789", in[i]) != NULL &&
-		    in[i] != '\0'; i++)
+		for (i = e + 1; i < len && in[i] != '\0' &&
+		    strchr("gIip0123456789", in[i]) != NULL; i++)
 			;
 		if (i < len && in[i] == q)
 			return e;

@@ -547,8 +547,8 @@ zh_fast(int fd, const char *line)
 	hook_trig_load(zh_get("__dlb_fd_path"));
 	/* DELIBERATE_SEEN=0: a line seen safe is asked about again. */
 	if (!hook_fast_path(line, zh_plain_cmd) &&
-	    (((v = zh_getn("DELIBERATE_SEEN")) != NULL && strcmp(v, "0") == 0) ||
-	    !hook_seen(line, zh_plain_cmd)))
+	    (((v = zh_getn("DELIBERATE_SEEN")) != NULL &&
+	    strcmp(v, "0") == 0) || !hook_seen(line, zh_plain_cmd)))
 		return ZH_SCRIPT;
 	/* The event goes after the queued outcomes, ours and the script's. */
 	if (*(v = zh_get("__dlb_pending")) != '\0') {
