@@ -86,6 +86,11 @@ valuemodel_candidate(const char *t, size_t n)
 	if (n < VM_MINLEN || t[0] == '-' || t[0] == '/' || t[0] == '~' ||
 	    t[0] == '.' || memchr(t, '$', n) != NULL)
 		return 0;
+	/* A port and a URL's path (host:7557/devices/...): no secret. */
+	for (i = 0; i < n && i < 6 && t[i] >= '0' && t[i] <= '9'; i++)
+		;
+	if (i > 0 && i < 6 && i < n && t[i] == '/')
+		return 0;
 	for (i = 0; i < n && is_lowerish((unsigned char)t[i]); i++)
 		;
 	return !(i == n && t[n - 1] >= 'a' && t[n - 1] <= 'z');

@@ -94,6 +94,12 @@ def candidate(t):
     path, a variable, or a lower-case word or name."""
     if len(t) < MINLEN or t[0] in b"-/~." or b"$" in t:
         return False
+    # A port and a URL's path (host:7557/devices/...): no secret.
+    i = 0
+    while i < len(t) and i < 6 and 48 <= t[i] <= 57:
+        i += 1
+    if 0 < i < 6 and i < len(t) and t[i] == 47:
+        return False
     if all(c in LOWERISH for c in t) and 97 <= t[-1] <= 122:
         return False
     return True
