@@ -145,7 +145,11 @@ for c in "independent:independent.tsv:independent-clean.txt" \
     "held-out set 130:heldout130.tsv:heldout130-clean.txt" \
     "held-out set 131:heldout131.tsv:heldout131-clean.txt" \
     "held-out set 132:heldout132.tsv:heldout132-clean.txt" \
-    "held-out set 133:heldout133.tsv:heldout133-clean.txt" ; do
+    "held-out set 133:heldout133.tsv:heldout133-clean.txt" \
+    "held-out set 134:heldout134.tsv:heldout134-clean.txt" \
+    "held-out set 135:heldout135.tsv:heldout135-clean.txt" \
+    "held-out set 136:heldout136.tsv:heldout136-clean.txt" \
+    "held-out set 137:heldout137.tsv:heldout137-clean.txt" ; do
 	# A fourth field names lines of the clean file that are redacted by
 	# decision: they are checked to change, and left out of the check
 	# that nothing else does (heldout12: a session id in a URL is a
