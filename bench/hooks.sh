@@ -355,8 +355,9 @@ fi
 # The floor under a line that waits for the verdict: whatever the hook
 # does, the shell blocks once for the daemon's answer, and on a virtual
 # machine the wake-up from one blocking wait is charged to the sleeper
-# (bench/waitfloor.c, same run).  A hook that waits cannot cost less.
-if cc -O2 -o "$T/waitfloor" "$SRC/bench/waitfloor.c" 2>/dev/null &&
-    read -r fs fr fz < <("$T/waitfloor" 2000); then
+# (bench/sockbench.c, floor; same run).  A hook that waits cannot cost
+# less.
+if cc -O2 -pthread -o "$T/sockbench" "$SRC/bench/sockbench.c" 2>/dev/null &&
+    read -r fs fr fz < <("$T/sockbench" floor 2000); then
 	echo "| floor: one blocking round trip to another process (send, poll, recv over a Unix socket pair), in the waiter's CPU | $fr µs = **$(pct "$fr" "$fs") of a spawn** (its spawn here: $fs µs); one 50 µs nanosleep alone: $fz µs = $(pct "$fz" "$fs") |"
 fi

@@ -1,14 +1,19 @@
 /*
- * Socket benchmarks for bench/daemon.sh:
+ * Socket benchmarks for bench/daemon.sh and bench/hooks.sh:
  *
  *   sockbench echo N             round trips to an in-process echo server
  *   sockbench check SOCK N       check round trips to the daemon
  *   sockbench ingest SOCK K M    K clients send M acked events each
+ *   sockbench floor N            what one blocking wait costs the waiter
  *
- * Prints "median_us p99_us" for the latency modes and "entries_per_s" for
- * ingest.
+ * Prints "median_us p99_us" for the latency modes, "entries_per_s" for
+ * ingest, and "spawn rtt sleep" for floor (see wait_floor()).
  */
+#include <sys/resource.h>
+#include <sys/wait.h>
+
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +23,28 @@
 #include <time.h>
 #include <unistd.h>
 
+extern char **environ;
+
 static double
-now_us(void)
+clock_us(clockid_t id)
 {
 	struct timespec	ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static double
+now_us(void)
+{
+	return clock_us(CLOCK_MONOTONIC);
+}
+
+/* This process's CPU time. */
+static double
+cpu_us(void)
+{
+	return clock_us(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static int
@@ -145,6 +165,94 @@ ingest_client(void *arg)
 	return NULL;
 }
 
+static double
+children_us(void)
+{
+	struct rusage	ru;
+
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+static void
+floor_echo(int fd)
+{
+	char	buf[512];
+	ssize_t	n;
+
+	while ((n = read(fd, buf, sizeof buf)) > 0) {
+		if (write(fd, buf, (size_t)n) != n)
+			break;
+	}
+	_exit(0);
+}
+
+/*
+ * The floor under any hook that waits for an answer (bench/hooks.sh): in
+ * CPU time, means over n iterations, printed as "spawn rtt sleep":
+ *   spawn  fork + execve of /bin/true and the wait, in the CPU of this
+ *          process and its children;
+ *   rtt    one blocking round trip of 300 bytes to an echo process over a
+ *          Unix socket pair (send, poll, recv), in this process's CPU;
+ *   sleep  one nanosleep of 50 us, in this process's CPU.
+ * On a virtual machine the sleep alone can cost tens of microseconds:
+ * the time from the wake-up to running again is charged to the sleeper.
+ */
+static int
+wait_floor(int n)
+{
+	char		*av[] = { (char *)"true", NULL };
+	char		 buf[512];
+	struct pollfd	 pfd;
+	struct timespec	 nap = { 0, 50 * 1000 };
+	double		 c0 = 0, k0, spawn, rtt, sleep;
+	pid_t		 pid;
+	int		 i, st, sv[2];
+
+	if (n <= 0)
+		return 2;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		return 1;
+	if ((pid = fork()) == 0) {
+		close(sv[0]);
+		floor_echo(sv[1]);
+	}
+	close(sv[1]);
+	memset(buf, 'x', sizeof buf);
+	pfd.fd = sv[0];
+	pfd.events = POLLIN;
+	for (i = -n / 10; i < n; i++) {		/* a tenth to warm up */
+		if (i == 0)
+			c0 = cpu_us();
+		if (write(sv[0], buf, 300) != 300 || poll(&pfd, 1, -1) != 1 ||
+		    read(sv[0], buf, sizeof buf) <= 0)
+			return 1;
+	}
+	rtt = (cpu_us() - c0) / n;
+	close(sv[0]);
+	waitpid(pid, &st, 0);
+
+	c0 = cpu_us();
+	for (i = 0; i < n; i++)
+		nanosleep(&nap, NULL);
+	sleep = (cpu_us() - c0) / n;
+
+	c0 = cpu_us();
+	k0 = children_us();
+	for (i = 0; i < n; i++) {
+		if ((pid = fork()) == 0) {
+			execve("/bin/true", av, environ);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) != pid)
+			return 1;
+	}
+	spawn = (cpu_us() - c0 + children_us() - k0) / n;
+	printf("%.1f %.1f %.1f\n", spawn, rtt, sleep);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -192,7 +300,9 @@ main(int argc, char **argv)
 		printf("%.0f\n", (double)k * m / ((now_us() - t0) / 1e6));
 		return 0;
 	}
+	if (argc >= 3 && strcmp(argv[1], "floor") == 0)
+		return wait_floor(atoi(argv[2]));
 	fprintf(stderr, "usage: sockbench echo N | check SOCK N | "
-	    "ingest SOCK K M\n");
+	    "ingest SOCK K M | floor N\n");
 	return 2;
 }

@@ -4805,14 +4805,6 @@ judge_ifs(struct judge *j, const char *line, size_t len, int depth)
 	buf_release(&b);
 }
 
-/*
- * The line as the line rules see it: the words that are only text to
- * the command that gets them blanked out, so that a rule written for a
- * whole line does not fire on a commit message (git commit -m "remove
- * the diskpart clean step"), a grep pattern, or an echo to the terminal
- * or into a document (echo 'Stop-Computer is blocked' >> runbook.md).
- * Returns NULL when nothing is blanked.
- */
 /* Blank word t in *m, a copy of line made on first use. */
 static void
 inert_blank(char **m, const char *line, size_t len,
@@ -4927,14 +4919,24 @@ expands_secret(const struct shtok_token *t)
 	return 0;
 }
 
+/*
+ * The line as the line rules see it: the words that are only text to
+ * the command that gets them blanked out, so that a rule written for a
+ * whole line does not fire on a commit message (git commit -m "remove
+ * the diskpart clean step"), a grep pattern, or an echo to the terminal
+ * or into a document (echo 'Stop-Computer is blocked' >> runbook.md).
+ * cmds is l's command list when the caller has it, or NULL.  Returns NULL
+ * when nothing is blanked.
+ */
 static char *
-inert_text(const struct shtok_list *l, const char *line, size_t len)
+inert_text(const struct shtok_list *l, const struct shtok_cmds *cmds,
+    const char *line, size_t len)
 {
 	static const char	*greps[] = { "grep", "egrep", "fgrep", "zgrep",
 	    "rg", "ag", "ack", "git-grep" };
 	static const char	*docs[] = { ".md", ".rst", ".adoc", ".org",
 	    ".log", ".html" };
-	struct shtok_cmds	 cmds = SHTOK_CMDS_INIT;
+	struct shtok_cmds	 own = SHTOK_CMDS_INIT;
 	const struct shtok_cmd	*c;
 	const struct shtok_token *t;
 	const char		*name, *w;
@@ -4942,9 +4944,12 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 	size_t			 i, k, from, n, pat0;
 	int			 text, git;
 
-	shtok_commands(l, &cmds);
-	for (i = 0; i < cmds.n; i++) {
-		c = &cmds.v[i];
+	if (cmds == NULL) {
+		shtok_commands(l, &own);
+		cmds = &own;
+	}
+	for (i = 0; i < cmds->n; i++) {
+		c = &cmds->v[i];
 		if (c->nargv < 2)
 			continue;
 		name = base_name(l->v[c->argv[0]].text);
@@ -4953,9 +4958,9 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 		if (strcmp(name, "echo") == 0 || strcmp(name, "printf") == 0) {
 			/* Text for the terminal, a document or the clipboard. */
 			text = c->sep == NULL || strcmp(c->sep, "|") != 0 ||
-			    (i + 1 < cmds.n && (tee_to_docs(l, &cmds.v[i + 1],
+			    (i + 1 < cmds->n && (tee_to_docs(l, &cmds->v[i + 1],
 			    docs, nitems(docs)) || to_clipboard(l,
-			    &cmds.v[i + 1])));
+			    &cmds->v[i + 1])));
 			for (k = c->first; text && k < c->first + c->n; k++) {
 				t = &l->v[k];
 				if (t->kind != SHTOK_REDIR || !is_out_redir(t) ||
@@ -5015,7 +5020,7 @@ inert_text(const struct shtok_list *l, const char *line, size_t len)
 			inert_blank(&m, line, len, t);
 		}
 	}
-	shtok_cmds_release(&cmds);
+	shtok_cmds_release(&own);
 	return m;
 }
 
@@ -5084,7 +5089,7 @@ judge_line(struct judge *j, const char *line, size_t len, int depth)
 		if (allnoop && r->info.risk != RISK_SAFE)
 			continue;
 		if (!masked) {
-			inert = inert_text(&l, line, len);
+			inert = inert_text(&l, NULL, line, len);
 			unescaped = newlines_as_blanks(inert != NULL ? inert :
 			    line, len);
 			masked = 1;
@@ -5367,7 +5372,7 @@ judge_words(struct judge *j, const char *line, size_t len)
 		}
 	}
 	c->state[c->model_rule] = 1;
-	inert = inert_text(&l, line, len);
+	inert = inert_text(&l, &cmds, line, len);
 	/*
 	 * A here-document's body is data: the rules judge it where a shell
 	 * reads it, and the words of a note written to a file do not count.
